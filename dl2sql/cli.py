@@ -1,0 +1,143 @@
+"""The ``dl2sql`` command line: compile, replay, check.
+
+This is the only module that prints to the terminal or exits; user errors end with
+exit code 1 and a located message, never a Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import io
+import sys
+from typing import Optional
+
+from dl2sql.diagnostics import CompileError, RuntimeFailure
+
+ENGINES = ("duckdb", "spark")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dl2sql", description="Differential Datalog on Spark "
+                                "SQL and DuckDB.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("compile", help="print a compilation stage (SQL by default)")
+    c.add_argument("program")
+    c.add_argument("--dialect", choices=ENGINES, default="spark")
+    c.add_argument("--emit", choices=("ast", "types", "strata", "ra", "plan", "sql"),
+                   default="sql")
+    _common(c)
+
+    r = sub.add_parser("replay", help="run DDlog commands (.dat) from stdin and print "
+                                      "exactly what DDlog's CLI prints")
+    r.add_argument("program")
+    r.add_argument("--engine", choices=ENGINES, default="duckdb")
+    r.add_argument("--master", default=None, help="Spark master URL (default local[*])")
+    r.add_argument("--no-init-snapshot", action="store_true")
+    r.add_argument("--commands", default=None, help="read commands from this file "
+                                                    "instead of stdin")
+    _common(r)
+
+    k = sub.add_parser("check", help="replay on Spark and DuckDB and report differences")
+    k.add_argument("program")
+    k.add_argument("--master", default=None)
+    k.add_argument("--no-init-snapshot", action="store_true")
+    k.add_argument("--commands", default=None)
+    _common(k)
+    return p
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-L", dest="lib_dirs", action="append", default=[],
+                   help="directory to search for imported modules")
+    p.add_argument("--output-internal-relations", action="store_true",
+                   help="treat every internal relation as an output")
+
+
+def make_runner(engine: str, master: Optional[str] = None):
+    """A runner for ``engine`` ("duckdb" or "spark")."""
+    if engine == "duckdb":
+        from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+        return DuckDBRunner()
+    from dl2sql.runner.spark_runner import SparkRunner, get_spark
+
+    return SparkRunner(get_spark(master))
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Entry point of the ``dl2sql`` console script; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except CompileError as e:
+        print(e.render(), file=sys.stderr)
+        n = len(e.diagnostics)
+        print(f"{n} error{'s' if n != 1 else ''} found", file=sys.stderr)
+        return 1
+    except RuntimeFailure as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
+def _dispatch(args) -> int:
+    from dl2sql.compiler import compile_file
+
+    program = compile_file(args.program, tuple(args.lib_dirs),
+                           args.output_internal_relations)
+    if args.command == "compile":
+        from dl2sql.emit import emit
+
+        sys.stdout.write(emit(program, args.emit, args.dialect))
+        return 0
+    commands, name = _read_commands(args)
+    if args.command == "replay":
+        return _replay(program, args.engine, args.master, commands, name,
+                       not args.no_init_snapshot, sys.stdout, sys.stderr)
+    outputs = {}
+    for engine in ENGINES:
+        out, err = io.StringIO(), io.StringIO()
+        code = _replay(program, engine, args.master, commands, name,
+                       not args.no_init_snapshot, out, err)
+        outputs[engine] = (code, out.getvalue(), err.getvalue())
+    return _report_check(outputs)
+
+
+def _read_commands(args) -> tuple[str, str]:
+    if args.commands:
+        with open(args.commands, encoding="utf-8") as f:
+            return f.read(), args.commands
+    return sys.stdin.read(), "<stdin>"
+
+
+def _replay(program, engine, master, commands, name, init_snapshot, out, err) -> int:
+    from dl2sql.evaluate import Evaluator
+    from dl2sql.replay.session import replay
+
+    evaluator = Evaluator(program, make_runner(engine, master))
+    return replay(evaluator, commands, out, err, init_snapshot=init_snapshot, filename=name)
+
+
+def _report_check(outputs: dict) -> int:
+    (c1, o1, e1), (c2, o2, e2) = outputs["duckdb"], outputs["spark"]
+    if (c1, o1) == (c2, o2):
+        lines = o1.count("\n")
+        print(f"spark and duckdb agree ({lines} line{'s' if lines != 1 else ''} of output, "
+              f"exit code {c1})")
+        if e1:
+            sys.stderr.write(e1)
+        return c1
+    print("spark and duckdb differ:")
+    diff = difflib.unified_diff(o1.splitlines(True), o2.splitlines(True), "duckdb", "spark")
+    sys.stdout.writelines(diff)
+    for engine, (code, _, err) in outputs.items():
+        if err:
+            print(f"--- {engine} stderr (exit {code}):\n{err}", end="")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Source spans and diagnostics.
+
+Every diagnostic carries a :class:`Span` and renders as ``file:line:col: error: msg``
+followed by the source line and a caret, the format users of compilers expect.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+_SOURCES: dict[str, str] = {}
+
+
+def register_source(path: str, text: str) -> None:
+    """Remember the text of ``path`` so that diagnostics can quote its lines."""
+    _SOURCES[path] = text
+
+
+def source_text(path: str) -> str | None:
+    """The registered text of ``path``, if any."""
+    return _SOURCES.get(path)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, end is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<builtin>", 1, 1, 1, 1)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message about the user's input."""
+
+    severity: str  # "error" | "warning" | "note"
+    message: str
+    span: Span
+    notes: tuple["Diagnostic", ...] = ()
+
+    def render(self) -> str:
+        """``file:line:col: severity: message``, the quoted line and a caret."""
+        out = [f"{self.span}: {self.severity}: {self.message}"]
+        text = source_text(self.span.file)
+        if text is not None:
+            lines = text.splitlines()
+            if 1 <= self.span.line <= len(lines):
+                src = lines[self.span.line - 1].replace("\t", " ")
+                out.append(src)
+                width = 1
+                if self.span.end_line == self.span.line:
+                    width = max(1, self.span.end_col - self.span.col)
+                width = min(width, max(1, len(src) - self.span.col + 1))
+                out.append(" " * (self.span.col - 1) + "^" + "~" * (width - 1))
+        for note in self.notes:
+            out.append(note.render())
+        return "\n".join(out)
+
+
+class CompileError(Exception):
+    """Raised with every diagnostic collected when a stage finds errors."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """All diagnostics, one block each."""
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+class RuntimeFailure(Exception):
+    """An error while running a program (bad input row, overflow, division by zero)."""
+
+
+@dataclass
+class Diagnostics:
+    """Collects diagnostics of one stage; :meth:`raise_if_errors` ends the stage."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, span: Span, message: str, notes: tuple[Diagnostic, ...] = ()) -> None:
+        """Record an error at ``span``."""
+        self.items.append(Diagnostic("error", message, span, notes))
+
+    def warning(self, span: Span, message: str) -> None:
+        """Record a warning at ``span``."""
+        self.items.append(Diagnostic("warning", message, span))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def raise_if_errors(self) -> None:
+        """Raise :class:`CompileError` if any error was recorded."""
+        if self.has_errors:
+            raise CompileError([d for d in self.items if d.severity == "error"])
+
+
+def error(span: Span, message: str) -> CompileError:
+    """A :class:`CompileError` holding a single error, ready to raise."""
+    return CompileError([Diagnostic("error", message, span)])
+
+
+def suggest(name: str, known) -> str:
+    """`` (did you mean `x`?)`` for the closest known name, or an empty string."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean `{close[0]}`?)" if close else ""

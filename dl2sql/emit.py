@@ -1,0 +1,120 @@
+"""Printable forms of every compilation stage (``dl2sql compile --emit STAGE``)."""
+from __future__ import annotations
+
+import dataclasses
+
+from sqlglot import exp
+
+from dl2sql.compiler import CompiledProgram
+from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+from dl2sql.types.pretty import expr_to_str, rule_to_str
+
+STAGES = ("ast", "types", "strata", "ra", "plan", "sql")
+
+
+def emit(program: CompiledProgram, stage: str, dialect: str) -> str:
+    """The text of ``stage`` for ``program``; SQL is printed for ``dialect``."""
+    return {"ast": emit_ast, "types": emit_types, "strata": emit_strata, "ra": emit_ra,
+            "plan": lambda p, d: emit_plan(p, d, sql=False),
+            "sql": lambda p, d: emit_plan(p, d, sql=True)}[stage](program, dialect)
+
+
+def emit_ast(p: CompiledProgram, dialect: str) -> str:
+    main = next(m for m in p.modules if m.name == "")
+    return "\n".join(_ast_lines(d, 0) for d in main.decls) + "\n"
+
+
+def _ast_lines(node, depth: int) -> str:
+    pad = "  " * depth
+    if dataclasses.is_dataclass(node):
+        fields = [(f.name, getattr(node, f.name)) for f in dataclasses.fields(node)
+                  if f.name != "span"]
+        simple = [(n, v) for n, v in fields if not _is_complex(v)]
+        complex_ = [(n, v) for n, v in fields if _is_complex(v)]
+        head = pad + type(node).__name__ + "".join(
+            f" {n}={v!r}" for n, v in simple if v not in (None, (), False))
+        lines = [head]
+        for n, v in complex_:
+            items = v if isinstance(v, tuple) else (v,)
+            lines.append(f"{pad}  {n}:")
+            lines += [_ast_lines(x, depth + 2) for x in items]
+        return "\n".join(lines)
+    return pad + repr(node)
+
+
+def _is_complex(v) -> bool:
+    if isinstance(v, tuple):
+        return any(dataclasses.is_dataclass(x) for x in v)
+    return dataclasses.is_dataclass(v)
+
+
+def emit_types(p: CompiledProgram, dialect: str) -> str:
+    out = []
+    for r, info in p.relations.items():
+        if not r.startswith("ddlog_std::") or info.role == "output":
+            out.append(f"{info.role} relation {r}: {info.record_type}")
+    out.append("")
+    out += [rule_to_str(r) for r in p.rules]
+    return "\n".join(out) + "\n"
+
+
+def emit_strata(p: CompiledProgram, dialect: str) -> str:
+    out = []
+    for i, s in enumerate(p.strata):
+        kind = "recursive" if s.recursive else "non-recursive"
+        out.append(f"stratum {i} ({kind}): {', '.join(s.relations)}")
+    return "\n".join(out) + "\n"
+
+
+def emit_ra(p: CompiledProgram, dialect: str) -> str:
+    out = []
+    for rel, blocks in p.blocks.items():
+        for b in blocks:
+            srcs = ", ".join(f"{s.relation} AS {s.alias}" for s in b.sources) or "(one row)"
+            out.append(f"{rel} <- Project[{', '.join(expr_to_str(o) for o in b.outputs)}]")
+            out.append(f"    Join[{srcs}]")
+            for c in b.conditions:
+                out.append(f"    Select[{expr_to_str(c)}]")
+            for aj in b.antijoins:
+                conds = " and ".join(expr_to_str(c) for c in aj.conditions) or "true"
+                out.append(f"    AntiJoin[{aj.source.relation} AS {aj.source.alias} ON {conds}]")
+    return "\n".join(out) + "\n"
+
+
+def emit_plan(p: CompiledProgram, dialect: str, sql: bool) -> str:
+    """The plan; with ``sql`` its statements as SQL the user can run or embed."""
+    lines: list[str] = []
+    if not sql:
+        lines.append("inputs: " + ", ".join(t.name for t in p.plan_for(dialect).inputs))
+    _plan_lines(p.plan_for(dialect).statements, dialect, sql, lines, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
+    pad = "  " * depth
+    for s in stmts:
+        if isinstance(s, Materialize):
+            if sql:
+                if s.comment:
+                    lines.append(f"{pad}-- {s.comment}")
+                view = exp.Create(this=exp.Table(this=exp.to_identifier(s.target.name,
+                                                                         quoted=True)),
+                                  kind="VIEW", replace=True, expression=s.query,
+                                  properties=exp.Properties(expressions=[
+                                      exp.TemporaryProperty()]))
+                text = view.sql(dialect=dialect, pretty=True)
+                lines += [pad + line for line in text.splitlines()]
+                lines[-1] += ";"
+            else:
+                counted = " (count)" if s.count else ""
+                lines.append(f"{pad}{s.target.name} := {s.comment or 'query'}{counted}")
+        elif isinstance(s, Append):
+            lines.append(f"{pad}{'-- ' if sql else ''}{s.target.name} := {s.target.name} "
+                         f"UNION ALL {s.source.name}")
+        elif isinstance(s, Rename):
+            lines.append(f"{pad}{'-- ' if sql else ''}{s.target.name} := {s.source.name}")
+        elif isinstance(s, Loop):
+            lines.append(f"{pad}{'-- ' if sql else ''}repeat (stratum {s.stratum}):")
+            _plan_lines(s.body, dialect, sql, lines, depth + 1)
+            lines.append(f"{pad}{'-- ' if sql else ''}until empty: {', '.join(s.until_empty)}")
+

@@ -1,0 +1,95 @@
+"""Strata of blocks to a Plan: one Materialize per non-recursive relation, and for each
+recursive stratum an initial step plus a semi-naive Loop over delta tables."""
+from __future__ import annotations
+
+from sqlglot import exp
+
+from dl2sql.analysis.stratify import Stratum
+from dl2sql.plan.nodes import Append, Column, Loop, Materialize, Plan, Rename, Table
+from dl2sql.ra.nodes import Block, RelationLayout, Source
+from dl2sql.sqlgen.blocks import block_select, empty_select, select_all, union_all_distinct
+from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.types import sql_type
+
+
+def table_name(rel: str, version: str = "full") -> str:
+    """SQL table name of a relation's full, delta, new or input table."""
+    base = rel.replace("::", "__")
+    return base if version == "full" else f"{base}__{version}"
+
+
+class PlanBuilder:
+    """Builds the plan of a program from its strata and blocks."""
+
+    def __init__(self, layouts: dict[str, RelationLayout], ec: ExprCompiler):
+        self.layouts, self.ec = layouts, ec
+
+    def table(self, rel: str, version: str = "full") -> Table:
+        cols = tuple(Column(n, sql_type(t, self.ec.env)) for n, t in self.layouts[rel].columns)
+        return Table(table_name(rel, version), cols)
+
+    def build(self, strata: list[Stratum], blocks: dict[str, list[Block]],
+              inputs: list[str]) -> Plan:
+        """The whole plan; ``blocks`` maps each head relation to its blocks."""
+        statements: list = []
+        input_tables = []
+        for rel in inputs:
+            if blocks.get(rel):
+                input_tables.append(self.table(rel, "input"))
+                queries = [select_all(table_name(rel, "input"))] + [
+                    self._select(b, {}) for b in blocks[rel]]
+                statements.append(Materialize(self.table(rel), union_all_distinct(queries),
+                                              comment=f"input {rel} with its facts"))
+            else:
+                input_tables.append(self.table(rel))
+        for s in strata:
+            if s.relations[0] in inputs:
+                continue
+            statements += (self._recursive(s, blocks) if s.recursive
+                           else self._simple(s, blocks))
+        relations = {r: self.table(r) for r in self.layouts}
+        return Plan(tuple(input_tables), tuple(statements), relations)
+
+    def _select(self, b: Block, versions: dict[int, str]) -> exp.Expression:
+        def table_of(src: Source) -> str:
+            return table_name(src.relation, src.version)
+        return block_select(b, self.layouts[b.relation], table_of, self.ec)
+
+    def _union(self, rel: str, selects: list[exp.Expression]) -> exp.Expression:
+        return union_all_distinct(selects) if selects else empty_select(self.layouts[rel],
+                                                                        self.ec)
+
+    def _simple(self, s: Stratum, blocks) -> list:
+        rel = s.relations[0]
+        selects = [self._select(b, {}) for b in blocks.get(rel, [])]
+        return [Materialize(self.table(rel), self._union(rel, selects), comment=rel)]
+
+    def _recursive(self, s: Stratum, blocks) -> list:
+        members = set(s.relations)
+        init, body = [], []
+        for rel in s.relations:
+            base = [self._select(b, {}) for b in blocks.get(rel, [])
+                    if not any(src.relation in members for src in b.sources)]
+            init.append(Materialize(self.table(rel), self._union(rel, base),
+                                    comment=f"{rel}: non-recursive rules"))
+            init.append(Materialize(self.table(rel, "delta"), select_all(table_name(rel)),
+                                    comment=f"{rel}: first delta"))
+        for rel in s.relations:
+            variants = []
+            for b in blocks.get(rel, []):
+                for i, src in enumerate(b.sources):
+                    if src.relation in members:
+                        variants.append(self._select(b.with_delta(i), {}))
+            union = self._union(rel, variants)
+            if len(variants) > 1:
+                union = exp.Select(expressions=[exp.Star()]).from_(
+                    exp.Subquery(this=union, alias=exp.TableAlias(
+                        this=exp.to_identifier("variants"))))
+            query = exp.except_(union, select_all(table_name(rel)), distinct=True)
+            body.append(Materialize(self.table(rel, "new"), query, count=True,
+                                    comment=f"{rel}: new facts of this iteration"))
+        for rel in s.relations:
+            body.append(Append(self.table(rel), self.table(rel, "new")))
+            body.append(Rename(self.table(rel, "delta"), self.table(rel, "new")))
+        until = tuple(table_name(r, "new") for r in s.relations)
+        return init + [Loop(tuple(body), until, ", ".join(s.relations))]

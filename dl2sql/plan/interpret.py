@@ -1,0 +1,93 @@
+"""The plan interpreter shared by every runner.
+
+The interpreter owns control flow (loading inputs, statement order, the fixpoint loop
+and its termination test); the runner owns data. Keeping the loop here means Spark and
+DuckDB cannot disagree about when a recursive stratum has converged.
+"""
+from __future__ import annotations
+
+import time
+from typing import Optional, Protocol
+
+from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.plan.nodes import Append, Loop, Materialize, Plan, Rename, Stmt, Table
+
+
+class Progress(Protocol):
+    """Optional observer of a running plan (see :mod:`dl2sql.runner.progress`)."""
+
+    def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
+        """Called after each iteration of a loop with the sizes of its counted tables."""
+
+    def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
+        """Called when a loop has converged."""
+
+
+def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Optional[Progress] = None) -> None:
+    """Run ``plan`` on ``runner``.
+
+    Every table of ``plan.inputs`` is loaded from ``inputs`` (a missing name loads an
+    empty table); then the statements run in order. A :class:`Loop` repeats until all
+    its ``until_empty`` tables were counted empty in the same iteration, and raises
+    :class:`RuntimeFailure` naming the stratum and the last delta sizes after
+    ``max_iterations``.
+    """
+    for table in plan.inputs:
+        runner.load(table, list(inputs.get(table.name, ())))
+    _run_block(plan.statements, runner, progress, {})
+
+
+def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict) -> None:
+    for stmt in stmts:
+        if isinstance(stmt, Materialize):
+            n = runner.materialize(stmt.target, stmt.query, stmt.count)
+            if stmt.count:
+                counts[stmt.target.name] = n
+        elif isinstance(stmt, Append):
+            runner.append(stmt.target, stmt.source)
+        elif isinstance(stmt, Rename):
+            runner.rename(stmt.target, stmt.source)
+        elif isinstance(stmt, Loop):
+            _run_loop(stmt, runner, progress)
+        else:
+            raise TypeError(f"not a plan statement: {stmt!r}")
+
+
+def _run_loop(loop: Loop, runner, progress) -> None:
+    started = time.perf_counter()
+    counts: dict = {}
+    iteration = 0
+    while True:
+        if iteration >= loop.max_iterations:
+            sizes = ", ".join(f"{k}={v}" for k, v in counts.items()) or "none counted"
+            raise RuntimeFailure(
+                f"stratum {loop.stratum} did not converge within {loop.max_iterations} "
+                f"iterations; last delta sizes: {sizes}"
+            )
+        iteration += 1
+        t0 = time.perf_counter()
+        counts = {}
+        _run_block(loop.body, runner, progress, counts)
+        missing = [name for name in loop.until_empty if name not in counts]
+        if missing:
+            # A table the loop waits on was never counted: the loop could not end.
+            raise RuntimeFailure(
+                f"stratum {loop.stratum}: loop body does not count {', '.join(missing)}"
+            )
+        if progress is not None:
+            progress.on_iteration(loop.stratum, iteration, dict(counts), time.perf_counter() - t0)
+        if all(counts[name] == 0 for name in loop.until_empty):
+            break
+    if progress is not None and hasattr(progress, "on_loop_end"):
+        progress.on_loop_end(loop.stratum, iteration, time.perf_counter() - started)
+
+
+def fetch_relation(plan: Plan, runner, rel_name: str) -> list[tuple]:
+    """The rows of DDlog relation ``rel_name`` after :func:`execute` (normalised form)."""
+    try:
+        table: Table = plan.relations[rel_name]
+    except KeyError:
+        raise KeyError(
+            f"no relation {rel_name!r} in plan (known: {', '.join(sorted(plan.relations))})"
+        ) from None
+    return runner.fetch(table)

@@ -1,0 +1,543 @@
+"""Parser for DDlog's CLI command language (``.dat`` files, language spec §7.1-7.2).
+
+Parsing has two steps, as in upstream's ``cmd_parser``: commands and their values are
+first parsed without types (:class:`UValue`), then :func:`convert` turns an untyped value
+into a runtime value of an expected type, reproducing the conversions of DDlog's
+``FromRecord`` (missing named fields default, a non-list value where a ``Vec`` is
+expected is a one-element vector, ``Option`` accepts a bare value as ``Some``...).
+"""
+from __future__ import annotations
+
+import bisect
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+from dl2sql.types.model import (MAP, OPTION, REF, SET, VEC, TBigInt, TBit, TBool, TDouble,
+                                TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
+                                default_value)
+from dl2sql.values import Record
+from dl2sql.values_order import normalize, to_f32
+
+_TRANSPARENT = {REF, "internment::Intern"}
+_SPACES = " \t\r\n"
+_STR_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "a": "\x07", "b": "\x08",
+                "f": "\x0c", "r": "\r", "t": "\t", "v": "\x0b", "?": "?"}
+
+
+class DatError(Exception):
+    """A malformed command, a value of the wrong type or a failed update; ``line`` is
+    the 1-based line of the offending command (0 if unknown)."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+class Incomplete(DatError):
+    """The input ended in the middle of a command (upstream silently ignores it)."""
+
+
+# ---------------------------------------------------------------- untyped values
+
+@dataclass(frozen=True)
+class UValue:
+    """An untyped value as written in a ``.dat`` file.
+
+    ``kind`` is one of bool, int, float, string, tuple, array, struct, serialized.
+    ``items`` holds tuple/array elements or positional struct arguments; ``named``
+    holds ``(field, value)`` pairs of a named struct (``None`` for positional).
+    """
+
+    kind: str
+    value: object = None          # bool/int/float/str payload; constructor for structs
+    items: tuple = ()
+    named: Optional[tuple] = None
+
+    def __str__(self) -> str:
+        if self.kind == "string":
+            return '"' + str(self.value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if self.kind == "bool":
+            return "true" if self.value else "false"
+        if self.kind in ("int", "float"):
+            return str(self.value)
+        if self.kind == "tuple":
+            return "(" + ", ".join(map(str, self.items)) + ")"
+        if self.kind == "array":
+            return "[" + ", ".join(map(str, self.items)) + "]"
+        if self.kind == "serialized":
+            return f"@{self.value[0]}{self.value[1]!r}"
+        if self.named is not None:
+            return f"{self.value}{{" + ", ".join(f".{n} = {v}" for n, v in self.named) + "}"
+        return f"{self.value}{{" + ", ".join(map(str, self.items)) + "}"
+
+
+# ---------------------------------------------------------------- commands
+
+@dataclass
+class Command:
+    """One command. ``op`` is start, commit, rollback, dump, clear, echo, exit,
+    ignored (timestamp/profile/mssleep/log_level), dump_index, query_index, or an
+    update: insert, delete, insert_or_update, delete_key, modify.
+
+    Updates carry ``relation``, ``value`` (record, or key for delete_key/modify),
+    ``mutator`` (modify) and ``last`` (terminated by ``;`` rather than ``,``)."""
+
+    op: str
+    line: int
+    relation: Optional[str] = None
+    value: Optional[UValue] = None
+    mutator: Optional[UValue] = None
+    text: str = ""
+    dump_changes: bool = False
+    last: bool = True
+
+    @property
+    def is_update(self) -> bool:
+        return self.op in _UPDATES
+
+
+_UPDATES = ("insert", "delete", "insert_or_update", "delete_key", "modify")
+
+
+class _Parser:
+    def __init__(self, text: str, base_dir: str):
+        self.s = text
+        self.i = 0
+        self.base_dir = base_dir
+        self._line_starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
+
+    def line_at(self, pos: int) -> int:
+        return bisect.bisect_right(self._line_starts, pos)
+
+    # -- lexical helpers; like upstream's `sym`, every token swallows trailing spaces
+    def spaces(self) -> None:
+        s, i = self.s, self.i
+        while i < len(s) and s[i] in _SPACES:
+            i += 1
+        self.i = i
+
+    def fail(self, what: str) -> DatError:
+        if self.i >= len(self.s):
+            return Incomplete(f"unexpected end of input, expected {what}", self.line_at(self.i))
+        snippet = self.s[self.i:self.i + 30].split("\n")[0]
+        return DatError(f"expected {what} at `{snippet}`", self.line_at(self.i))
+
+    def peek(self, tok: str) -> bool:
+        return self.s.startswith(tok, self.i)
+
+    def accept(self, tok: str) -> bool:
+        if self.s.startswith(tok, self.i):
+            self.i += len(tok)
+            self.spaces()
+            return True
+        return False
+
+    def expect(self, tok: str) -> None:
+        if not self.accept(tok):
+            raise self.fail(f"`{tok}`")
+
+    def identifier(self, required: bool = True) -> Optional[str]:
+        s, i = self.s, self.i
+        if i < len(s) and (s[i].isascii() and s[i].isalpha() or s[i] == "_"):
+            j = i + 1
+            while j < len(s):
+                if s[j].isascii() and (s[j].isalnum() or s[j] == "_"):
+                    j += 1
+                elif s.startswith("::", j):
+                    j += 2
+                else:
+                    break
+            self.i = j
+            self.spaces()
+            return s[i:j]
+        if required:
+            raise self.fail("an identifier")
+        return None
+
+    # -- commands
+    def command(self) -> Optional[Command]:
+        self.spaces()
+        if self.i >= len(self.s):
+            return None
+        start = self.i
+        line = self.line_at(start)
+        if self.peek("#"):
+            end = self.s.find("\n", self.i)
+            if end < 0:
+                raise Incomplete("comment without a final newline", line)
+            self.i = end + 1
+            return Command("comment", line)
+        word = self.identifier(required=False)
+        if word is None:
+            raise self.fail("a command")
+        if word == "echo":
+            # The text is taken verbatim (newlines included) after the spaces `echo`
+            # swallowed; upstream: `sym("echo") >> take_until!(";")`.
+            end = self.s.find(";", self.i)
+            if end < 0:
+                raise Incomplete("`echo` without a terminating `;`", line)
+            text = self.s[self.i:end]
+            self.i = end + 1
+            self.spaces()
+            return Command("echo", line, text=text)
+        if word in ("start", "rollback", "exit", "timestamp"):
+            self.expect(";")
+            return Command("ignored" if word == "timestamp" else word, line)
+        if word == "commit":
+            dump = self.accept("dump_changes")
+            self.expect(";")
+            return Command("commit", line, dump_changes=dump)
+        if word == "dump":
+            rel = self.identifier(required=False)
+            self.expect(";")
+            return Command("dump", line, relation=rel)
+        if word == "clear":
+            rel = self.identifier()
+            self.expect(";")
+            return Command("clear", line, relation=rel)
+        if word == "profile":
+            for sub in ("cpu", "change", "timely"):
+                if self.accept(sub):
+                    if not (self.accept("on") or self.accept("off")):
+                        raise self.fail("`on` or `off`")
+                    break
+            self.expect(";")
+            return Command("ignored", line)
+        if word in ("mssleep", "log_level"):
+            v = self.int_literal(allow_negative=word == "log_level")
+            if v is None:
+                raise self.fail("a number")
+            self.expect(";")
+            return Command("ignored", line)
+        if word == "dump_index":
+            name = self.identifier()
+            self.expect(";")
+            return Command("dump_index", line, relation=name)
+        if word == "query_index":
+            name = self.identifier()
+            self.expect("(")
+            args = self.value_list(")")
+            self.expect(";")
+            key = args[0] if len(args) == 1 else UValue("tuple", items=tuple(args))
+            return Command("query_index", line, relation=name, value=key)
+        if word in _UPDATES:
+            cmd = self.update(word, line)
+            if self.accept(";"):
+                cmd.last = True
+            elif self.accept(","):
+                cmd.last = False
+            else:
+                raise self.fail("`;` or `,` after an update")
+            return cmd
+        self.i = start
+        raise self.fail("a command")
+
+    def update(self, op: str, line: int) -> Command:
+        rel = self.identifier()
+        if op in ("delete_key", "modify"):
+            key = self.value()
+            if op == "delete_key":
+                return Command(op, line, relation=rel, value=key)
+            self.expect("<-")
+            return Command(op, line, relation=rel, value=key, mutator=self.value())
+        if self.accept("["):
+            rec = self.value()
+            self.expect("]")
+        elif self.accept("("):
+            rec = self.ctor_args(rel, ")")
+        else:
+            raise self.fail("`(` or `[` after the relation name")
+        return Command(op, line, relation=rel, value=rec)
+
+    # -- values
+    def value_list(self, close: str) -> list:
+        out = []
+        if self.accept(close):
+            return out
+        while True:
+            out.append(self.value())
+            if self.accept(close):
+                return out
+            self.expect(",")
+
+    def ctor_args(self, ctor: str, close: str) -> UValue:
+        # Named form only when `.` starts a field name (`.5` is a positional float).
+        nxt = self.s[self.i + 1:self.i + 2]
+        if self.peek(".") and (nxt.isalpha() or nxt == "_" or nxt in _SPACES and nxt):
+            named = []
+            while True:
+                self.expect(".")
+                fname = self.identifier()
+                self.expect("=")
+                named.append((fname, self.value()))
+                if self.accept(close):
+                    return UValue("struct", ctor, named=tuple(named))
+                self.expect(",")
+        return UValue("struct", ctor, items=tuple(self.value_list(close)))
+
+    def value(self) -> UValue:
+        s = self.s
+        if self.i >= len(s):
+            raise self.fail("a value")
+        c = s[self.i]
+        if c == '"':
+            return UValue("string", self.string())
+        if c == "%" and s.startswith('"', self.i + 1):
+            self.i += 1
+            return UValue("string", self.read_file(self.string()))
+        if c == "@":
+            self.i += 1
+            fmt = self.identifier()
+            if self.peek("%"):
+                self.i += 1
+                data = self.read_file(self.string())
+            else:
+                data = self.string()
+            return UValue("serialized", (fmt, data))
+        if self.accept("("):
+            return UValue("tuple", items=tuple(self.value_list(")")))
+        if self.accept("["):
+            return UValue("array", items=tuple(self.value_list("]")))
+        word = self.identifier(required=False)
+        if word is not None:
+            if word in ("true", "false"):
+                return UValue("bool", word == "true")
+            if self.accept("{"):
+                return self.ctor_args(word, "}")
+            return UValue("struct", word, items=())
+        f = self.float_literal()
+        if f is not None:
+            return UValue("float", f)
+        n = self.int_literal(allow_negative=True)
+        if n is not None:
+            return UValue("int", n)
+        raise self.fail("a value")
+
+    def string(self) -> str:
+        s, i = self.s, self.i
+        if not s.startswith('"', i):
+            raise self.fail("a string")
+        i += 1
+        out = []
+        while True:
+            if i >= len(s):
+                self.i = i
+                raise Incomplete("unterminated string", self.line_at(i))
+            ch = s[i]
+            if ch == '"':
+                break
+            if ch == "\\":
+                esc = _STR_ESCAPES.get(s[i + 1:i + 2])
+                if esc is None:
+                    self.i = i
+                    raise DatError(f"invalid escape sequence `\\{s[i + 1:i + 2]}` in string",
+                                   self.line_at(i))
+                out.append(esc)
+                i += 2
+            else:
+                out.append(ch)
+                i += 1
+        self.i = i + 1
+        self.spaces()
+        return "".join(out)
+
+    def read_file(self, name: str) -> str:
+        path = name if os.path.isabs(name) or os.path.exists(name) else \
+            os.path.join(self.base_dir, name)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                return fh.read()
+        except OSError as e:
+            raise DatError(f"failed to read string from file {name}: {e.strerror}",
+                           self.line_at(self.i)) from None
+
+    def float_literal(self) -> Optional[float]:
+        # Strict like upstream: a float needs a `.` or an exponent, so `5` is an int.
+        s, i = self.s, self.i
+        j = i
+        if j < len(s) and s[j] in "+-":
+            j += 1
+        d0 = j
+        while j < len(s) and s[j].isdigit():
+            j += 1
+        has_int = j > d0
+        is_float = False
+        if j < len(s) and s[j] == ".":
+            k = j + 1
+            while k < len(s) and s[k].isdigit():
+                k += 1
+            if has_int or k > j + 1:
+                is_float, j = True, k
+        if not has_int and not is_float:
+            return None
+        if j < len(s) and s[j] in "eE":
+            k = j + 1
+            if k < len(s) and s[k] in "+-":
+                k += 1
+            if k < len(s) and s[k].isdigit():
+                while k < len(s) and s[k].isdigit():
+                    k += 1
+                is_float, j = True, k
+        if not is_float:
+            return None
+        self.i = j
+        self.spaces()
+        return float(s[i:j])
+
+    def int_literal(self, allow_negative: bool) -> Optional[int]:
+        s, save = self.s, self.i
+        neg = False
+        if allow_negative and self.peek("-"):
+            neg = True
+            self.accept("-")
+        i = self.i
+        if s[i:i + 2].lower() == "0x" and i + 2 < len(s) and s[i + 2] in _HEX:
+            j = i + 2
+            while j < len(s) and (s[j] in _HEX or s[j] == "_"):
+                j += 1
+            n = int(s[i + 2:j].replace("_", ""), 16)
+        elif i < len(s) and s[i].isascii() and s[i].isdigit():
+            j = i
+            while j < len(s) and s[j].isascii() and (s[j].isdigit() or s[j] == "_"):
+                j += 1
+            n = int(s[i:j].replace("_", ""))
+        else:
+            self.i = save
+            return None
+        self.i = j
+        self.spaces()
+        return -n if neg else n
+
+
+_HEX = "0123456789abcdefABCDEF"
+
+
+def parse_commands(text: str, base_dir: str = ".") -> tuple[list[Command], Optional[DatError]]:
+    """Parse a whole ``.dat`` text. Returns the commands parsed and the error that
+    stopped parsing (``None`` at a clean end); commands before the error are valid, so
+    they can still be executed before reporting it, as upstream's line-by-line reader
+    does."""
+    p = _Parser(text, base_dir)
+    out: list[Command] = []
+    while True:
+        try:
+            cmd = p.command()
+        except DatError as e:
+            return out, e
+        if cmd is None:
+            return out, None
+        if cmd.op != "comment":
+            out.append(cmd)
+
+
+# ---------------------------------------------------------------- typed conversion
+
+def convert(t: Type, u: UValue, env: TypeEnv):
+    """The runtime value of type ``t`` written as ``u``; raises :class:`DatError`."""
+    if isinstance(t, TBool):
+        if u.kind == "bool":
+            return u.value
+        raise _mismatch(t, u)
+    if isinstance(t, (TBit, TSigned, TBigInt)):
+        if u.kind != "int":
+            raise _mismatch(t, u)
+        n = u.value
+        if isinstance(t, TBit) and not 0 <= n < (1 << t.width):
+            raise DatError(f"value {n} does not fit in {t}")
+        if isinstance(t, TSigned) and not -(1 << (t.width - 1)) <= n < (1 << (t.width - 1)):
+            raise DatError(f"value {n} does not fit in {t}")
+        return n
+    if isinstance(t, (TFloat, TDouble)):
+        if u.kind not in ("float", "int"):
+            raise _mismatch(t, u)
+        x = float(u.value)
+        return to_f32(x) if isinstance(t, TFloat) else x
+    if isinstance(t, TString):
+        if u.kind == "string":
+            return u.value
+        raise _mismatch(t, u)
+    if u.kind == "serialized":
+        raise DatError(f"serialized values (`@{u.value[0]}\"...\"`) are not supported yet")
+    if isinstance(t, TTuple):
+        if u.kind != "tuple" or len(u.items) != len(t.elems):
+            raise DatError(f"expected a {len(t.elems)}-tuple of type {t}, got `{u}`")
+        return tuple(convert(et, e, env) for et, e in zip(t.elems, u.items))
+    if isinstance(t, TNamed):
+        return _convert_named(t, u, env)
+    raise DatError(f"values of type {t} cannot be written in a .dat file")
+
+
+def _mismatch(t: Type, u: UValue) -> DatError:
+    return DatError(f"expected a value of type {t}, got `{u}`")
+
+
+def _convert_named(t: TNamed, u: UValue, env: TypeEnv):
+    if t.name in (VEC, SET, MAP):
+        # Upstream's Vec::from_record wraps a non-array value into a 1-element vector;
+        # Set and Map are built from that vector.
+        items = u.items if u.kind == "array" else (u,)
+        if t.name == VEC:
+            return tuple(convert(t.args[0], e, env) for e in items)
+        if t.name == SET:
+            return normalize(t, [convert(t.args[0], e, env) for e in items], env)
+        pair = TTuple((t.args[0], t.args[1]))
+        return normalize(t, [convert(pair, e, env) for e in items], env)
+    if t.name in _TRANSPARENT:
+        return convert(t.args[0], u, env)
+    defn = env.defs.get(t.name)
+    if defn is None or not defn.ctors:
+        raise DatError(f"values of extern type {t} cannot be written in a .dat file")
+    ctors = env.ctors(t)
+    if t.name == OPTION and u.kind != "struct":
+        # ddlog_std's custom FromRecord: `[]` is None, `[x]` is Some, and any other
+        # value is taken as the payload of Some.
+        none, some = ctors[0], ctors[1]
+        if u.kind == "array":
+            if len(u.items) > 1:
+                raise DatError(f"cannot read {t} from a list of {len(u.items)} elements")
+            if not u.items:
+                return Record(none.name, ())
+            u = u.items[0]
+        return Record(some.name, (convert(some.fields[0][1], u, env),))
+    if u.kind != "struct":
+        raise _mismatch(t, u)
+    ctor = next((c for c in ctors if c.name == u.value), None)
+    if ctor is None:
+        names = ", ".join(c.name for c in ctors)
+        raise DatError(f"unknown constructor {u.value} of type {t} (expected one of: {names})")
+    nf = len(ctor.fields)
+    if u.named is None:
+        if len(u.items) != nf:
+            raise DatError(f"constructor {ctor.name} has {nf} field(s) but {len(u.items)} "
+                           f"value(s) were given in `{u}`")
+        return Record(ctor.name, tuple(convert(ft, e, env)
+                                       for (_, ft), e in zip(ctor.fields, u.items)))
+    if len(ctors) > 1 and len(u.named) != nf:
+        # Upstream's derived FromRecord for enums only accepts named arguments when
+        # every field is given; only single-constructor structs may omit fields.
+        raise DatError(f"constructor {ctor.name} of the multi-constructor type {t} needs "
+                       f"all {nf} field(s) in named form, got {len(u.named)}")
+    given = {}
+    for fname, fv in u.named:
+        given.setdefault(fname, fv)  # upstream's arg_extract takes the first occurrence
+    known = {n for n, _ in ctor.fields}
+    unknown = [n for n in given if n not in known]
+    if unknown:
+        raise DatError(f"constructor {ctor.name} has no field `{unknown[0]}`")
+    return Record(ctor.name, tuple(convert(ft, given[fn], env) if fn in given
+                                   else default_value(ft, env) for fn, ft in ctor.fields))
+
+
+def untyped_guess(u: UValue):
+    """A runtime value for ``u`` without knowing its type (used to look up primary
+    keys when the key type is unknown): numbers, strings, bools, tuples, lists and
+    positional constructors map directly."""
+    if u.kind in ("bool", "int", "float", "string"):
+        return u.value
+    if u.kind in ("tuple", "array"):
+        return tuple(untyped_guess(e) for e in u.items)
+    if u.kind == "struct" and u.named is None:
+        return Record(u.value, tuple(untyped_guess(e) for e in u.items))
+    raise DatError(f"cannot interpret key `{u}` without the key's type")

@@ -1,0 +1,377 @@
+"""Interpreter for DDlog's CLI command language, printing what ``<prog>_cli`` prints.
+
+Transactions are implemented by recomputation: a commit evaluates the program on the
+full contents of the input relations and diffs every output relation against the
+previous commit. The observable behaviour follows upstream's CLI
+(``rust/template/src/main.rs``, ``cmd_parser/lib.rs``, ``valmap.rs``):
+
+* updates terminated by ``,`` are buffered; ``;`` or any other command flushes them;
+* a command following a failed flush still runs before the error is reported (upstream
+  evaluates ``apply_updates(..).and(<command>)`` eagerly);
+* ``dump;`` prints the relations of the output store, i.e. those that ever changed or
+  were named by ``dump R;`` (which creates an empty entry);
+* errors end the run; stdout keeps what was printed before.
+"""
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from dl2sql.diagnostics import suggest
+from dl2sql.replay.dat_parser import (Command, DatError, Incomplete, UValue, convert,
+                                      parse_commands, untyped_guess)
+from dl2sql.types.model import MAP, REF, SET, VEC, TNamed, Type, TypeEnv
+from dl2sql.values import Record
+from dl2sql.values_order import normalize, sort_key
+from dl2sql.values_print import format_value
+
+_TRANSPARENT = {REF, "internment::Intern"}
+
+
+class _Stop(Exception):
+    """``exit;``: end the run successfully."""
+
+
+def replay(program, text: str, out: TextIO, err: TextIO, *, init_snapshot: bool = True,
+           filename: str = "<stdin>") -> int:
+    """Run the ``.dat`` commands in ``text`` against ``program``; return the exit code.
+
+    ``program`` provides ``type_env``, ``relations`` (qualified name → RelationInfo) and
+    ``evaluate(inputs)`` returning the contents of every non-input relation. Output
+    goes to ``out`` byte-for-byte as DDlog prints it; errors go to ``err`` as
+    ``file:line: error: message`` and make the result 1.
+    """
+    base = os.path.dirname(filename) if filename and not filename.startswith("<") else "."
+    commands, parse_error = parse_commands(text, base or ".")
+    session = _Session(program, out)
+    try:
+        session.begin(init_snapshot)
+        for cmd in commands:
+            session.run(cmd)
+    except _Stop:
+        return 0
+    except DatError as e:
+        _report(err, filename, e.line, "error", e.message)
+        return 1
+    if isinstance(parse_error, Incomplete):
+        # Upstream waits for more input and then reaches EOF: the fragment is dropped.
+        _report(err, filename, parse_error.line, "warning",
+                f"ignoring incomplete command at end of input ({parse_error.message})")
+    elif parse_error is not None:
+        _report(err, filename, parse_error.line, "error", f"invalid input: {parse_error.message}")
+        return 1
+    return 0
+
+
+def _report(err: TextIO, filename: str, line: int, severity: str, message: str) -> None:
+    where = f"{filename}:{line}" if line else filename
+    err.write(f"{where}: {severity}: {message}\n")
+    err.flush()
+
+
+class _Session:
+    def __init__(self, program, out: TextIO):
+        self.program = program
+        self.env: TypeEnv = program.type_env
+        self.rels = program.relations
+        self.out = out
+        self.inputs = {n: i for n, i in self.rels.items() if i.role == "input"}
+        self.outputs = {n: i for n, i in self.rels.items() if i.role == "output"}
+        self.committed_in: dict[str, dict] = {n: {} for n in self.inputs}
+        self.working_in: dict[str, dict] | None = None  # not None inside a transaction
+        self.state: dict[str, dict] = {n: {} for n in self.outputs}
+        self.touched: set[str] = set()  # relations present in upstream's output store
+        self.buffer: list[tuple[Command, object]] = []
+
+    # ------------------------------------------------------------ driver
+    def begin(self, init_snapshot: bool) -> None:
+        for name in sorted(self.outputs):
+            kind = self.outputs[name].kind
+            if kind != "relation":
+                raise DatError(f"output {kind} `{name}` is not supported by replay yet "
+                               f"(only set relations are)")
+        changes = self._evaluate(0)
+        if init_snapshot:
+            self._print_changes(changes)
+
+    def run(self, cmd: Command) -> None:
+        flush_error = None
+        if not cmd.is_update:
+            try:
+                self._flush()
+            except DatError as e:
+                flush_error = e
+        if cmd.op == "exit":
+            raise _Stop()
+        try:
+            self._execute(cmd)
+        except DatError as e:
+            if e.line == 0:
+                e.line = cmd.line
+            raise flush_error or e
+        if flush_error is not None:
+            raise flush_error
+
+    def _execute(self, cmd: Command) -> None:
+        op = cmd.op
+        if op in ("ignored",):
+            return
+        if op == "echo":
+            self.out.write(cmd.text + "\n")
+        elif op == "start":
+            if self.working_in is not None:
+                raise DatError("transaction already in progress")
+            self.working_in = {n: dict(d) for n, d in self.committed_in.items()}
+        elif op == "commit":
+            if self.working_in is None:
+                raise DatError("transaction_commit: no transaction in progress")
+            self.committed_in = self.working_in
+            self.working_in = None
+            changes = self._evaluate(cmd.line)
+            if cmd.dump_changes:
+                self._print_changes(changes)
+        elif op == "rollback":
+            if self.working_in is None:
+                raise DatError("transaction_rollback: no transaction in progress")
+            self.working_in = None
+        elif op == "dump":
+            self._dump(cmd.relation)
+        elif op == "clear":
+            self._clear(cmd.relation)
+        elif op in ("dump_index", "query_index"):
+            raise DatError(f"`{op}` is not supported yet")
+        else:
+            self.buffer.append((cmd, self._convert_update(cmd)))
+            if cmd.last:
+                self._flush()
+
+    # ------------------------------------------------------------ output
+    def _evaluate(self, line: int) -> dict[str, list]:
+        inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
+        try:
+            result = self.program.evaluate(inputs)
+        except DatError:
+            raise
+        except Exception as e:  # the engine's failure must not escape as a traceback
+            raise DatError(f"evaluation failed: {e}", line) from None
+        changes: dict[str, list] = {}
+        for name, info in self.outputs.items():
+            t = info.record_type
+            new = {}
+            for v in result.get(name, ()):
+                new[sort_key(t, v, self.env)] = v
+            old = self.state[name]
+            delta = [(k, v, -1) for k, v in old.items() if k not in new]
+            delta += [(k, v, +1) for k, v in new.items() if k not in old]
+            if delta:
+                delta.sort(key=lambda d: d[0])
+                changes[name] = [(v, w) for _, v, w in delta]
+                self.touched.add(name)
+            self.state[name] = new
+        return changes
+
+    def _print_changes(self, changes: dict[str, list]) -> None:
+        w = self.out.write
+        for name in sorted(changes):
+            t = self.outputs[name].record_type
+            w(f"{name}:\n")
+            for v, weight in changes[name]:
+                w(f"{format_value(t, v, self.env)}: {weight:+d}\n")
+
+    def _dump(self, name) -> None:
+        if name is None:
+            for rel in sorted(self.touched):
+                self.out.write(f"{rel}:\n")
+                self._dump_rel(rel)
+                self.out.write("\n")
+            return
+        if name not in self.outputs:
+            raise DatError(f"Unknown output relation {name}"
+                           + suggest(name, self.outputs))
+        self.touched.add(name)  # upstream's get_rel() creates the store entry
+        self._dump_rel(name)
+
+    def _dump_rel(self, name: str) -> None:
+        t = self.outputs[name].record_type
+        rel = self.state[name]
+        for k in sorted(rel):
+            self.out.write(format_value(t, rel[k], self.env) + "\n")
+
+    # ------------------------------------------------------------ updates
+    def _relation(self, name: str):
+        info = self.rels.get(name)
+        if info is None:
+            raise DatError(f"Unknown relation {name}" + suggest(name, self.rels))
+        return info
+
+    def _key_type(self, info):
+        kt = getattr(info, "key_type", None)
+        if kt is None:
+            kt = getattr(self.program, "key_types", {}).get(info.name)
+        return kt
+
+    def _convert_update(self, cmd: Command):
+        info = self._relation(cmd.relation)
+        if cmd.op in ("delete_key", "modify"):
+            if info.key_of is None:
+                raise DatError(f"relation {info.name} does not have a primary key")
+            kt = self._key_type(info)
+            if kt is None:
+                return untyped_guess(cmd.value)
+            return convert(kt, cmd.value, self.env)
+        return convert(info.record_type, cmd.value, self.env)
+
+    def _hkey(self, info, key):
+        kt = self._key_type(info)
+        return sort_key(kt, key, self.env) if kt is not None else key
+
+    def _flush(self) -> None:
+        batch, self.buffer = self.buffer, []
+        if not batch:
+            return
+        if self.working_in is None:
+            raise DatError("apply_updates: no transaction in progress", batch[0][0].line)
+        # Upstream sends nothing of a batch that fails part-way.
+        saved = {n: dict(d) for n, d in self.working_in.items()}
+        for cmd, value in batch:
+            try:
+                self._apply(cmd, value)
+            except DatError as e:
+                self.working_in = saved
+                e.line = e.line or cmd.line
+                raise
+
+    def _input(self, name: str):
+        info = self._relation(name)
+        if info.role != "input":
+            raise DatError(f"relation {name} is not an input relation")
+        if info.kind != "relation":
+            raise DatError(f"updates to input {info.kind} `{name}` are not supported yet")
+        return info, self.working_in[name]
+
+    def _apply(self, cmd: Command, value) -> None:
+        info, store = self._input(cmd.relation)
+        t, op, env = info.record_type, cmd.op, self.env
+        if info.key_of is None:
+            if op in ("insert_or_update", "delete_key", "modify"):
+                raise DatError(f"`{op}` needs a primary key, and relation {info.name} "
+                               f"does not have one")
+            k = sort_key(t, value, env)
+            if op == "insert":
+                store.setdefault(k, value)
+            else:
+                store.pop(k, None)
+            return
+        if op in ("delete_key", "modify"):
+            k = self._hkey(info, value)
+            old = store.get(k)
+            if old is None:
+                what = "DeleteKey" if op == "delete_key" else "Modify"
+                raise DatError(f"{what}: key not found '{_fmt_key(self, info, value)}'")
+            del store[k]
+            if op == "modify":
+                new = normalize(t, _mutate(t, old, cmd.mutator, env), env)
+                nk = self._hkey(info, info.key_of(new))
+                if nk in store:
+                    raise DatError("Modify: the new value's key belongs to another record")
+                store[nk] = new
+            return
+        k = self._hkey(info, info.key_of(value))
+        old = store.get(k)
+        shown = format_value(t, value, env)
+        if op == "insert":
+            if old is not None:
+                raise DatError(f"Insert: duplicate key in value '{shown}'")
+            store[k] = value
+        elif op == "insert_or_update":
+            store[k] = value
+        else:  # delete
+            if old is None:
+                raise DatError(f"DeleteValue: key not found for value '{shown}'")
+            if sort_key(t, old, env) != sort_key(t, value, env):
+                raise DatError(f"DeleteValue: key exists but with a different value. Value "
+                               f"specified: '{shown}'; existing value: "
+                               f"'{format_value(t, old, env)}'")
+            del store[k]
+
+    def _clear(self, name: str) -> None:
+        info = self.rels.get(name)
+        if info is None or info.role != "input":
+            raise DatError(f"Unknown input relation {name}" + suggest(name, self.inputs))
+        if self.working_in is None:
+            raise DatError("clear_relation: no transaction in progress")
+        if info.kind == "stream":
+            raise DatError("clear_relation: operation not supported for streams")
+        if info.kind != "relation":
+            raise DatError(f"updates to input {info.kind} `{name}` are not supported yet")
+        self.working_in[name] = {}
+
+
+def _fmt_key(session: _Session, info, key) -> str:
+    kt = session._key_type(info)
+    return format_value(kt, key, session.env) if kt is not None else repr(key)
+
+
+# ---------------------------------------------------------------- modify
+def _mutate(t: Type, old, u: UValue, env: TypeEnv):
+    """``old`` patched by the mutator ``u``, following upstream's derived ``Mutator``:
+    struct fields given by name are patched recursively, sets toggle the listed
+    elements, maps insert/patch/delete (value ``()``) by key, a union value with a
+    different constructor is replaced, everything else is overwritten."""
+    if isinstance(t, TNamed):
+        if t.name == SET:
+            et = t.args[0]
+            cur = {sort_key(et, e, env): e for e in old}
+            for e in convert(t, u, env):
+                k = sort_key(et, e, env)
+                if k in cur:
+                    del cur[k]
+                else:
+                    cur[k] = e
+            return tuple(cur.values())
+        if t.name == MAP:
+            kt, vt = t.args
+            cur = {sort_key(kt, k, env): (k, v) for k, v in old}
+            for item in (u.items if u.kind == "array" else (u,)):
+                if item.kind != "tuple" or len(item.items) != 2:
+                    raise DatError(f"map entry `{item}` is not a (key, value) pair")
+                k = convert(kt, item.items[0], env)
+                hk, uv = sort_key(kt, k, env), item.items[1]
+                if hk not in cur:
+                    cur[hk] = (k, convert(vt, uv, env))
+                elif uv.kind == "tuple" and not uv.items:
+                    del cur[hk]
+                else:
+                    cur[hk] = (k, _mutate(vt, cur[hk][1], uv, env))
+            return tuple(cur.values())
+        if t.name in _TRANSPARENT:
+            return _mutate(t.args[0], old, u, env)
+        defn = env.defs.get(t.name)
+        if t.name != VEC and defn is not None and defn.ctors and isinstance(old, Record):
+            return _mutate_record(t, old, u, env)
+    return convert(t, u, env)
+
+
+def _mutate_record(t: TNamed, old: Record, u: UValue, env: TypeEnv) -> Record:
+    ctors = env.ctors(t)
+    ctor = ctors[env.ctor_index(t, old.ctor)]
+    # A struct ignores the mutator's constructor name (`_{...}` is customary); a union
+    # value is patched only when the names agree and replaced otherwise.
+    if len(ctors) > 1 and u.kind == "struct" and u.value != old.ctor:
+        return convert(t, u, env)
+    if u.kind != "struct":
+        raise DatError(f"cannot modify a {ctor.name} value with `{u}`: not a struct")
+    fields = list(old.fields)
+    if u.named is not None:
+        index = {n: i for i, (n, _) in enumerate(ctor.fields)}
+        for fname, fv in u.named:
+            if fname not in index:
+                raise DatError(f"constructor {ctor.name} has no field `{fname}`")
+            i = index[fname]
+            fields[i] = _mutate(ctor.fields[i][1], fields[i], fv, env)
+    elif len(u.items) == len(fields):
+        fields = [_mutate(ft, fv, e, env) for (_, ft), fv, e in zip(ctor.fields, fields, u.items)]
+    else:
+        raise DatError(f"cannot modify {ctor.name}: expected {len(fields)} positional "
+                       f"field(s), got {len(u.items)}")
+    return Record(old.ctor, tuple(fields))

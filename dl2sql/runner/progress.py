@@ -1,0 +1,85 @@
+"""Progress reporting for recursive strata: iteration, delta sizes, seconds.
+
+:class:`RichProgress` draws one live line per running loop on stderr when stderr is a
+terminal and stays silent otherwise (pipes, CI logs, tests), so it can always be passed.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+
+class RichProgress:
+    """Shows stratum, iteration number, delta sizes and seconds per iteration.
+
+    Use as a context manager around :func:`dl2sql.plan.interpret.execute`. With
+    ``force`` it draws even when stderr is not a TTY (for demos)."""
+
+    def __init__(self, console=None, force: bool = False):
+        self.enabled = force or sys.stderr.isatty()
+        self._console = console
+        self._live = None
+        self._line = ""
+
+    def __enter__(self) -> "RichProgress":
+        if self.enabled:
+            from rich.console import Console
+            from rich.live import Live
+
+            console = self._console or Console(stderr=True)
+            self._console = console
+            self._live = Live("", console=console, refresh_per_second=8, transient=True)
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._live is not None:
+            self._live.__exit__(*exc)
+            self._live = None
+
+    def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
+        """Update the live line for ``stratum``."""
+        if self._live is None:
+            return
+        from rich.text import Text
+
+        sizes = "  ".join(f"{name}={n:,}" for name, n in counts.items())
+        self._live.update(
+            Text.assemble(
+                (f"{stratum}", "bold cyan"),
+                f"  iteration {iteration}  ",
+                (sizes, "green"),
+                f"  {seconds:.3f} s/it",
+            )
+        )
+
+    def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
+        """Print a permanent summary line for a converged loop."""
+        if self._console is not None and self.enabled:
+            per = seconds / max(iterations, 1)
+            self._console.print(
+                f"[bold cyan]{stratum}[/]: {iterations} iterations in {seconds:.2f} s "
+                f"({per:.3f} s/it)"
+            )
+
+
+class RecordingProgress:
+    """Keeps every iteration report in memory (for tests and benchmarks)."""
+
+    def __init__(self):
+        self.iterations: list[tuple[str, int, dict, float]] = []
+        self.loops: list[tuple[str, int, float]] = []
+
+    def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
+        """Record one iteration."""
+        self.iterations.append((stratum, iteration, counts, seconds))
+
+    def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
+        """Record a converged loop."""
+        self.loops.append((stratum, iterations, seconds))
+
+    def seconds_per_iteration(self, stratum: Optional[str] = None) -> float:
+        """Mean seconds per iteration over the recorded loops (optionally one stratum)."""
+        loops = [l for l in self.loops if stratum is None or l[0] == stratum]
+        its = sum(l[1] for l in loops)
+        return sum(l[2] for l in loops) / its if its else 0.0

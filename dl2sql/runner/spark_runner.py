@@ -1,0 +1,315 @@
+"""The Spark runner: executes plan statements with PySpark.
+
+Every plan table is a DataFrame held in a dict and registered as a temp view under its
+own name, so that the SQL printed by sqlglot for the ``spark`` dialect can refer to it.
+
+Where the time goes (see design.md, "Semi-naive evaluation"): a recursive stratum runs
+its body hundreds of times, so the fixed cost per statement dominates. This runner
+
+- cuts lineage with ``localCheckpoint`` so that plans do not grow with the iterations;
+- spends at most one Spark action per counted ``Materialize``: the row count is taken
+  with ``observe()`` during the eager checkpoint (classic sessions), or by a ``count()``
+  that itself fills a lazy checkpoint (Spark Connect, where observed metrics do not
+  arrive after ``localCheckpoint``);
+- checkpoints uncounted results and appends lazily, so they cost no action of their own:
+  they are computed by the next action that reads them;
+- keeps the partition count of growing tables bounded (``coalesce`` after a union).
+
+Only SQL, the DataFrame API, ``localCheckpoint`` and ``observe`` are used here (no
+``sparkContext``, RDDs or JVM handles), so the runner also works on ``sc://`` sessions.
+:func:`get_spark` is the exception: it starts a local classic session.
+"""
+from __future__ import annotations
+
+import decimal
+import os
+import re
+import tempfile
+from typing import Any, Callable, Optional
+
+from sqlglot import exp
+
+from dl2sql.plan.nodes import Table
+
+_DT = exp.DataType.Type
+
+# log4j2 configuration for sessions we start ourselves: Spark's default INFO/WARN chatter
+# (native-hadoop warnings, "Using Spark's default log4j profile") would drown the output
+# of a command-line tool.
+_LOG4J2 = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
+# Same level as the root logger, so that PySpark does not announce a "default log level".
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = error
+"""
+
+
+def _local_cores(master: str) -> int:
+    """Number of worker threads of a ``local[...]`` master (cores for ``local[*]``)."""
+    m = re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", master.strip())
+    if not m:
+        return 0
+    n = m.group(1)
+    if n is None:
+        return 1
+    if n == "*":
+        return os.cpu_count() or 1
+    return int(n)
+
+
+def _log4j_file() -> str:
+    path = os.path.join(tempfile.gettempdir(), "dl2sql-log4j2.properties")
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == _LOG4J2:
+                return path
+    except OSError:
+        pass
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(_LOG4J2)
+    return path
+
+
+def get_spark(master: Optional[str] = None):
+    """The active SparkSession, or a new local one tuned for dl2sql.
+
+    A new session uses ``master`` (default ``local[*]``), as many shuffle partitions as
+    local cores (Spark's default of 200 means 200 tiny tasks per join on a laptop), AQE,
+    case-sensitive identifiers (DDlog names are case-sensitive), no UI and errors-only
+    logging so that command output stays readable.
+    """
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    master = master or os.environ.get("DL2SQL_SPARK_MASTER") or "local[*]"
+    cores = _local_cores(master)
+    builder = (
+        SparkSession.builder.master(master)
+        .appName("dl2sql")
+        .config("spark.sql.adaptive.enabled", "true")
+        .config("spark.sql.caseSensitive", "true")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", os.environ.get("DL2SQL_DRIVER_MEMORY", "1g"))
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={_log4j_file()}")
+    )
+    if cores:
+        builder = builder.config("spark.sql.shuffle.partitions", str(cores))
+        builder = builder.config("spark.default.parallelism", str(cores))
+    spark = builder.getOrCreate()
+    try:  # classic sessions only; harmless to skip elsewhere
+        spark.sparkContext.setLogLevel("ERROR")
+    except Exception:  # pragma: no cover
+        pass
+    return spark
+
+
+def is_connect(spark) -> bool:
+    """Whether ``spark`` is a Spark Connect (remote) session."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+# --- values --------------------------------------------------------------------------
+
+def _ident(name: str) -> str:
+    return exp.to_identifier(name, quoted=True).sql(dialect="spark")
+
+
+def schema_ddl(table: Table) -> str:
+    """The Spark DDL schema string of ``table`` (``\\`a\\` BIGINT, \\`b\\` STRUCT<...>``)."""
+    return ", ".join(
+        f"{_ident(c.name)} {c.type.sql(dialect='spark')}" for c in table.columns
+    )
+
+
+def _identity(v: Any) -> Any:
+    return v
+
+
+def _to_spark(dtype: exp.DataType) -> Callable[[Any], Any]:
+    """Converter from a normalised value to what ``createDataFrame`` accepts for
+    ``dtype``: Spark wants ``Decimal`` for DECIMAL; tuples and lists pass as they are."""
+    t = dtype.this
+    if t == _DT.DECIMAL:
+        return decimal.Decimal
+    if t == _DT.STRUCT:
+        convs = [_to_spark(e.args["kind"]) for e in dtype.expressions]
+        if all(c is _identity for c in convs):
+            return _identity
+        return lambda v: tuple(c(x) for c, x in zip(convs, v))
+    if t in (_DT.ARRAY, _DT.LIST):
+        elem = _to_spark(dtype.expressions[0])
+        if elem is _identity:
+            return _identity
+        return lambda v: [elem(x) for x in v]
+    return _identity
+
+
+def normalize(value: Any) -> Any:
+    """A collected Spark value → the normalised form of :mod:`dl2sql.runner.base`
+    (``Row`` → tuple, ``Decimal`` → int, recursively; lists stay lists)."""
+    if isinstance(value, tuple):  # Row is a tuple subclass
+        return tuple(normalize(v) for v in value)
+    if isinstance(value, list):
+        return [normalize(v) for v in value]
+    if isinstance(value, decimal.Decimal):
+        return int(value)
+    if isinstance(value, dict):
+        return {normalize(k): normalize(v) for k, v in value.items()}
+    return value
+
+
+# --- runner ----------------------------------------------------------------------------
+
+class SparkRunner:
+    """Runs plans on a SparkSession (classic or Connect).
+
+    ``count_mode`` chooses how a counted ``Materialize`` gets its row count: ``"observe"``
+    (metrics observed during the eager checkpoint), ``"count"`` (lazy checkpoint filled
+    by ``count()``, the Connect-safe way) or ``"auto"`` (observe, falling back to count
+    for good as soon as observed metrics come back empty).
+    """
+
+    dialect = "spark"
+
+    def __init__(self, spark, count_mode: str = "auto"):
+        if count_mode not in ("auto", "observe", "count"):
+            raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
+        self.spark = spark
+        self.tables: dict[str, Any] = {}
+        if count_mode == "auto":
+            count_mode = "count" if is_connect(spark) else "observe"
+        self.count_mode = count_mode
+        try:
+            self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+        except Exception:  # pragma: no cover - conf not readable on some services
+            self.partitions = 0
+        self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
+
+    # -- helpers -------------------------------------------------------------------
+    def sql(self, query: exp.Expression) -> str:
+        """``query`` printed for Spark SQL."""
+        return query.sql(dialect=self.dialect)
+
+    def dataframe(self, table: Table):
+        """The DataFrame currently holding ``table``."""
+        return self.tables[table.name]
+
+    def _set(self, name: str, df) -> None:
+        old = self.tables.get(name)
+        self.tables[name] = df
+        df.createOrReplaceTempView(_ident(name))
+        if old is not None and old is not df and not any(d is old for d in self.tables.values()):
+            self._release(old)
+
+    @staticmethod
+    def _release(df) -> None:
+        # Checkpoint blocks are freed when the DataFrame is garbage collected (classic:
+        # ContextCleaner; Connect: the cached relation is released on __del__). Dropping
+        # our reference is what matters; unpersist covers DataFrames that were cached.
+        try:
+            if getattr(df, "is_cached", False):
+                df.unpersist()
+        except Exception:  # pragma: no cover
+            pass
+
+    def _bounded(self, df):
+        """``df`` with at most ``partitions`` partitions when that is cheap to ensure.
+
+        Appends union checkpointed pieces; without this every append adds the
+        partitions of the delta and a long loop ends with hundreds of tiny tasks.
+        ``coalesce`` is narrow (no shuffle)."""
+        if self.partitions > 0:
+            return df.coalesce(self.partitions)
+        return df
+
+    # -- Runner protocol -----------------------------------------------------------
+    def load(self, table: Table, rows: list[tuple]) -> None:
+        """Create ``table`` from normalised ``rows`` and checkpoint it, so that the
+        Python data is serialised into Spark once, not on every read."""
+        n = len(table.columns)
+        convs = [_to_spark(c.type) for c in table.columns]
+        for i, row in enumerate(rows):
+            if len(row) != n:
+                raise ValueError(
+                    f"relation {table.name}: row {i} has {len(row)} columns, expected {n}: {row!r}"
+                )
+        if any(c is not _identity for c in convs):
+            rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
+        df = self.spark.createDataFrame(rows, schema=schema_ddl(table), verifySchema=False)
+        self._set(table.name, df.localCheckpoint(eager=True))
+        self.actions += 1
+
+    def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
+        """Run ``query`` and hold its result as ``table`` with its lineage cut.
+
+        Without ``count`` the checkpoint is lazy (no action now); with ``count`` exactly
+        one action computes the table and its size."""
+        df = self.spark.sql(self.sql(query))
+        if not count:
+            self._set(table.name, df.localCheckpoint(eager=False))
+            return None
+        if self.count_mode == "observe":
+            from pyspark.sql import Observation
+            from pyspark.sql import functions as F
+
+            obs = Observation()
+            ck = df.observe(obs, F.count(F.lit(1)).alias("n")).localCheckpoint(eager=True)
+            self.actions += 1
+            try:
+                n = obs.get.get("n")
+            except Exception:  # Connect: "no observe before get"
+                n = None
+            self._set(table.name, ck)
+            if n is not None:
+                return int(n)
+            # Metrics did not arrive (Spark Connect after localCheckpoint): the table is
+            # already materialised, so counting it now is cheap; use the one-action
+            # path from now on.
+            self.count_mode = "count"
+            self.actions += 1
+            return ck.count()
+        ck = df.localCheckpoint(eager=False)
+        n = ck.count()  # computes and stores the checkpoint: one action
+        self.actions += 1
+        self._set(table.name, ck)
+        return n
+
+    def append(self, target: Table, source: Table) -> None:
+        """``target := target ∪ source`` as a lazy checkpoint (no action now)."""
+        df = self._bounded(self.tables[target.name].unionByName(self.tables[source.name]))
+        self._set(target.name, df.localCheckpoint(eager=False))
+
+    def rename(self, target: Table, source: Table) -> None:
+        """Point ``target`` at the data of ``source`` and forget ``source``."""
+        if target.name == source.name:
+            return
+        df = self.tables.pop(source.name)
+        self.spark.catalog.dropTempView(_ident(source.name))
+        self._set(target.name, df)
+
+    def fetch(self, table: Table) -> list[tuple]:
+        """All rows of ``table`` collected to the driver, normalised."""
+        self.actions += 1
+        return [normalize(tuple(r)) for r in self.tables[table.name].collect()]
+
+    def drop(self, table: Table) -> None:
+        """Forget ``table`` and its temp view."""
+        df = self.tables.pop(table.name, None)
+        if df is not None:
+            self.spark.catalog.dropTempView(_ident(table.name))
+            if not any(d is df for d in self.tables.values()):
+                self._release(df)
+
+    def count(self, table: Table) -> int:
+        """Number of rows of ``table`` (one action; for checks, not used by loops)."""
+        self.actions += 1
+        return self.tables[table.name].count()

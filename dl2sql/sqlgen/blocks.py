@@ -1,0 +1,70 @@
+"""Select-project-join blocks to sqlglot SELECT statements."""
+from __future__ import annotations
+
+from typing import Callable
+
+from sqlglot import exp
+
+from dl2sql.ra.nodes import Block, RelationLayout, Source
+from dl2sql.sqlgen.exprs import ExprCompiler, cast
+from dl2sql.sqlgen.types import sql_type
+
+TableOf = Callable[[Source], str]
+
+
+def table(name: str, alias: str | None = None) -> exp.Table:
+    t = exp.Table(this=exp.to_identifier(name, quoted=True))
+    if alias:
+        t.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+    return t
+
+
+def conjunction(conds: list[exp.Expression]) -> exp.Expression | None:
+    """``c1 AND c2 ...``, or None for no condition."""
+    out = None
+    for c in conds:
+        c = exp.Paren(this=c) if isinstance(c, (exp.Or, exp.And)) else c
+        out = c if out is None else exp.And(this=out, expression=c)
+    return out
+
+
+def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
+                 ec: ExprCompiler) -> exp.Select:
+    """``SELECT DISTINCT <head columns> FROM <sources> WHERE <conditions>``."""
+    cols = [exp.alias_(ec.compile(o), name, quoted=True)
+            for o, (name, _) in zip(block.outputs, layout.columns)]
+    sel = exp.Select(expressions=cols).distinct()
+    for i, s in enumerate(block.sources):
+        t = table(table_of(s), s.alias)
+        sel = sel.from_(t) if i == 0 else sel.join(t, join_type="CROSS")
+    conds = [ec.compile(c) for c in block.conditions]
+    for aj in block.antijoins:
+        sub = exp.Select(expressions=[exp.Literal.number(1)]).from_(
+            table(table_of(aj.source), aj.source.alias))
+        where = conjunction([ec.compile(c) for c in aj.conditions])
+        if where is not None:
+            sub = sub.where(where)
+        conds.append(exp.Not(this=exp.Exists(this=sub)))
+    where = conjunction(conds)
+    if where is not None:
+        sel = sel.where(where)
+    return sel
+
+
+def empty_select(layout: RelationLayout, ec: ExprCompiler) -> exp.Select:
+    """A query with the relation's columns and no rows."""
+    cols = [exp.alias_(cast(exp.Null(), sql_type(t, ec.env)), name, quoted=True)
+            for name, t in layout.columns]
+    return exp.Select(expressions=cols).where(exp.Boolean(this=False))
+
+
+def union_all_distinct(queries: list[exp.Expression]) -> exp.Expression:
+    """The set union of ``queries``."""
+    out = queries[0]
+    for q in queries[1:]:
+        out = exp.union(out, q, distinct=True)
+    return out
+
+
+def select_all(name: str) -> exp.Select:
+    return exp.Select(expressions=[exp.Star()]).from_(table(name))

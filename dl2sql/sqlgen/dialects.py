@@ -1,0 +1,47 @@
+"""What differs between the SQL dialects dl2sql targets, one table per dialect.
+
+The rest of sqlgen builds dialect-neutral sqlglot trees and asks this table only for
+the few constructs whose meaning (not just spelling) differs between engines; sqlglot
+takes care of spelling when the tree is printed with ``.sql(dialect=name)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from sqlglot import exp
+
+DECIMAL = "DECIMAL(38, 0)"
+
+
+def _cast(e: exp.Expression, to: str) -> exp.Cast:
+    return exp.Cast(this=e, to=exp.DataType.build(to))
+
+
+def _duckdb_decimal_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
+    # DuckDB divides DECIMALs in DOUBLE; HUGEINT (128-bit) division is exact and
+    # truncates toward zero like DDlog.
+    q = exp.IntDiv(this=_cast(a, "HUGEINT"), expression=_cast(b, "HUGEINT"))
+    return _cast(q, DECIMAL)
+
+
+def _spark_decimal_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
+    # Spark's DIV returns a 64-bit LONG; subtracting the remainder first makes the
+    # DECIMAL quotient exact, and the cast drops its zero fraction.
+    exact = exp.Sub(this=exp.Paren(this=a), expression=exp.Paren(
+        this=exp.Mod(this=exp.Paren(this=a.copy()), expression=exp.Paren(this=b))))
+    return _cast(exp.Div(this=exp.Paren(this=exact), expression=exp.Paren(this=b.copy())),
+                 DECIMAL)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The per-dialect table: sqlglot dialect name and the constructs that differ."""
+
+    name: str
+    decimal_int_div: Callable[[exp.Expression, exp.Expression], exp.Expression]
+
+
+SPARK = Dialect("spark", _spark_decimal_div)
+DUCKDB = Dialect("duckdb", _duckdb_decimal_div)
+DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

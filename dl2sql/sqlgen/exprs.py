@@ -1,0 +1,252 @@
+"""Typed scalar expressions to sqlglot expressions (dialect-neutral trees)."""
+from __future__ import annotations
+
+import math
+
+from sqlglot import exp
+
+from dl2sql.sqlgen.dialects import SPARK, Dialect
+from dl2sql.sqlgen.types import is_decimal, sql_type, struct_slots
+from dl2sql.types import typed as T
+from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+                                TNamed, TSigned, TString, TTuple, Type, TypeEnv,
+                                default_value)
+from dl2sql.values import Record
+
+_COMPARE = {"==": exp.EQ, "!=": exp.NEQ, "<": exp.LT, "<=": exp.LTE, ">": exp.GT,
+            ">=": exp.GTE}
+_BITWISE = {"&": exp.BitwiseAnd, "|": exp.BitwiseOr, "^": exp.BitwiseXor}
+
+
+def cast(e: exp.Expression, to: exp.DataType) -> exp.Cast:
+    return exp.Cast(this=e, to=to)
+
+
+def struct(pairs: list[tuple[str, exp.Expression]]) -> exp.Struct:
+    """``STRUCT(v AS name, ...)`` printed per dialect by sqlglot."""
+    return exp.Struct(expressions=[exp.PropertyEQ(this=exp.to_identifier(n), expression=v)
+                                   for n, v in pairs])
+
+
+def dot(e: exp.Expression, name: str) -> exp.Expression:
+    """Field ``name`` of the struct-valued ``e``."""
+    if isinstance(e, exp.Column):
+        parts = [p for p in (e.args.get("catalog"), e.args.get("db"), e.args.get("table"))
+                 if p is not None]
+        if len(parts) < 3:
+            return exp.Column(this=exp.to_identifier(name), table=e.args.get("this"),
+                              db=e.args.get("table"), catalog=e.args.get("db"))
+    return exp.Dot(this=e, expression=exp.to_identifier(name))
+
+
+class ExprCompiler:
+    """Compiles typed expressions for one program (needs its type environment)."""
+
+    def __init__(self, env: TypeEnv, dialect: Dialect = SPARK):
+        self.env, self.dialect = env, dialect
+
+    # ------------------------------------------------------------------ literals
+    def literal(self, t: Type, v) -> exp.Expression:
+        """The SQL expression for runtime value ``v`` of type ``t``."""
+        if isinstance(t, TBool):
+            return exp.Boolean(this=bool(v))
+        if isinstance(t, TString):
+            return exp.Literal.string(v)
+        if isinstance(t, (TBit, TSigned, TBigInt)):
+            lit = exp.Literal.number(abs(v))
+            return cast(exp.Paren(this=exp.Neg(this=lit)) if v < 0 else lit,
+                        sql_type(t, self.env))
+        if isinstance(t, (TFloat, TDouble)):
+            if math.isnan(v) or math.isinf(v):
+                text = "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
+                return cast(exp.Literal.string(text), sql_type(t, self.env))
+            return cast(exp.Literal.number(repr(float(v))), sql_type(t, self.env))
+        if isinstance(t, TNamed) and t.name in (VEC, SET, MAP):
+            raise NotImplementedError("collection literals")
+        if isinstance(t, TNamed) and t.name == REF:
+            return self.literal(t.args[0], v)
+        if isinstance(t, TTuple):
+            return self.make_tuple(t, [self.literal(e, x) for e, x in zip(t.elems, v)])
+        assert isinstance(v, Record), (t, v)
+        ctor = next(c for c in self.env.ctors(t) if c.name == v.ctor)
+        args = [self.literal(ft, x) for (_, ft), x in zip(ctor.fields, v.fields)]
+        return self.make_struct(t, v.ctor, args)
+
+    def make_tuple(self, t: TTuple, elems: list[exp.Expression]) -> exp.Expression:
+        if not elems:
+            return exp.Boolean(this=True)
+        return struct([(f"_{i}", e) for i, e in enumerate(elems)])
+
+    def make_struct(self, t: Type, ctor: str, args: list[exp.Expression]) -> exp.Expression:
+        """A struct/union value built with ``ctor`` (other constructors' fields hold
+        their type's default value, never NULL)."""
+        slots = struct_slots(t, self.env)
+        if slots is None:
+            return exp.Boolean(this=True)
+        ctors = self.env.ctors(t)
+        index = [c.name for c in ctors].index(ctor)
+        given = dict(zip([n for n, _ in ctors[index].fields], args))
+        pairs = []
+        for s in slots:
+            if s.ctor is None:
+                pairs.append((s.name, self.literal(s.type, index)))
+            elif s.ctor == ctor:
+                pairs.append((s.name, given[s.field]))
+            else:
+                pairs.append((s.name, self.literal(s.type, default_value(s.type, self.env))))
+        return struct(pairs)
+
+    # ------------------------------------------------------------------ expressions
+    def compile(self, e: T.TExpr) -> exp.Expression:
+        """SQL for typed expression ``e`` (columns must already be resolved)."""
+        method = getattr(self, "visit_" + type(e).__name__)
+        return method(e)
+
+    def visit_TConst(self, e: T.TConst):
+        return self.literal(e.type, e.value)
+
+    def visit_TCol(self, e: T.TCol):
+        return exp.column(e.column, table=e.alias, quoted=True)
+
+    def visit_TStruct(self, e: T.TStruct):
+        return self.make_struct(e.type, e.ctor, [self.compile(a) for a in e.args])
+
+    def visit_TTupleE(self, e: T.TTupleE):
+        return self.make_tuple(e.type, [self.compile(a) for a in e.elems])
+
+    def visit_TTupleGet(self, e: T.TTupleGet):
+        return dot(self.compile(e.expr), f"_{e.index}")
+
+    def visit_TCtorField(self, e: T.TCtorField):
+        slot = next(s for s in struct_slots(e.expr.type, self.env)
+                    if s.ctor == e.ctor and s.field == e.field)
+        return dot(self.compile(e.expr), slot.name)
+
+    def visit_TGetField(self, e: T.TGetField):
+        inner = self.compile(e.expr)
+        slots = [s for s in struct_slots(e.expr.type, self.env) if s.field == e.field]
+        if len(slots) == 1:
+            return dot(inner, slots[0].name)
+        ctors = [c.name for c in self.env.ctors(e.expr.type)]
+        case = exp.Case(this=dot(inner, "tag"))
+        for s in slots:
+            case = case.when(exp.Literal.number(ctors.index(s.ctor)), dot(inner.copy(), s.name))
+        return case
+
+    def visit_TIsCtor(self, e: T.TIsCtor):
+        ctors = [c.name for c in self.env.ctors(e.expr.type)]
+        return exp.EQ(this=dot(self.compile(e.expr), "tag"),
+                      expression=exp.Literal.number(ctors.index(e.ctor)))
+
+    def visit_TIf(self, e: T.TIf):
+        return exp.Case().when(self.compile(e.cond), self.compile(e.then)).else_(
+            self.compile(e.els))
+
+    def visit_TToString(self, e: T.TToString):
+        return cast(self.compile(e.expr), exp.DataType.build("STRING"))
+
+    def visit_TUn(self, e: T.TUn):
+        inner = self.compile(e.expr)
+        if e.op == "not":
+            return exp.Not(this=exp.Paren(this=inner))
+        if e.op == "-":
+            return wrap(exp.Neg(this=exp.Paren(this=widen(inner, e.type, "*"))), e.type,
+                        "*", self.env)
+        return wrap(exp.BitwiseNot(this=exp.Paren(this=inner)), e.type, "~", self.env)
+
+    def visit_TCast(self, e: T.TCast):
+        inner = self.compile(e.expr)
+        src, dst = e.expr.type, e.type
+        if isinstance(dst, (TFloat, TDouble)) or isinstance(src, (TFloat, TDouble)):
+            return cast(inner, sql_type(dst, self.env))
+        return wrap(cast(inner, exp.DataType.build("DECIMAL(38, 0)")), dst, "cast", self.env)
+
+    def visit_TBin(self, e: T.TBin):
+        l, r = self.compile(e.left), self.compile(e.right)
+        op = e.op
+        if op in _COMPARE:
+            return _COMPARE[op](this=l, expression=r)
+        if op == "and":
+            return exp.And(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        if op == "or":
+            return exp.Or(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        if op == "=>":
+            return exp.Or(this=exp.Not(this=exp.Paren(this=l)), expression=exp.Paren(this=r))
+        if op == "++":
+            return exp.Concat(expressions=[l, r])
+        if op in _BITWISE:
+            return _BITWISE[op](this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        t = e.type
+        if isinstance(t, (TFloat, TDouble)):
+            node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul, "/": exp.Div}[op]
+            return node(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        if op == "/":
+            return self._int_div(l, r, t)
+        if op == "%":
+            return cast(exp.Mod(this=exp.Paren(this=l), expression=exp.Paren(this=r)),
+                        sql_type(t, self.env))
+        node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
+        return wrap(node(this=exp.Paren(this=widen(l, t, op)),
+                         expression=exp.Paren(this=widen(r, t, op))), t, op, self.env)
+
+
+    def _int_div(self, l, r, t: Type) -> exp.Expression:
+        """Integer division truncating toward zero; ``MIN / -1`` wraps like DDlog."""
+        if is_decimal(t):
+            return self.dialect.decimal_int_div(l, r)
+        out = exp.IntDiv(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        if isinstance(t, TSigned) and t.width == 64:
+            # the only BIGINT overflow: MIN / -1, whose wrapped result is MIN itself
+            minimum = self.literal(t, -2**63)
+            return exp.Case().when(exp.And(this=exp.EQ(this=l.copy(), expression=minimum),
+                                           expression=exp.EQ(this=r.copy(),
+                                                             expression=self.literal(t, -1))),
+                                   minimum.copy()).else_(out)
+        return wrap(out, t, "/", self.env) if isinstance(t, TSigned) else out
+
+
+def _needs_decimal(t: Type, op: str) -> bool:
+    """Whether ``op`` on BIGINT-stored ``t`` could overflow 64 bits before wrapping."""
+    if is_decimal(t):
+        return True
+    width = t.width
+    if op in ("+", "-"):
+        return width > 62
+    return width > 31
+
+
+def widen(e: exp.Expression, t: Type, op: str) -> exp.Expression:
+    """``e`` cast to DECIMAL(38,0) when ``op`` might overflow BIGINT."""
+    if isinstance(t, (TBit, TSigned)) and _needs_decimal(t, op) and not is_decimal(t):
+        return cast(e, exp.DataType.build("DECIMAL(38, 0)"))
+    return e
+
+
+def wrap(e: exp.Expression, t: Type, op: str, env: TypeEnv) -> exp.Expression:
+    """Reduce the integer ``e`` to the range of ``t`` with DDlog's wrap-around."""
+    if isinstance(t, TBigInt):
+        return cast(e, sql_type(t, env))
+    if isinstance(t, TBit) and t.width > 64 or isinstance(t, TSigned) and t.width > 64:
+        return cast(e, sql_type(t, env))  # 128-bit: no room to wrap in DECIMAL(38,0)
+    width = t.width
+    modulus = 2 ** width
+    decimal_domain = is_decimal(t) or (op != "~" and _needs_decimal(t, op)) or op == "cast"
+    if not decimal_domain:
+        mask = exp.Literal.number(modulus - 1)
+        if isinstance(t, TBit):
+            return exp.BitwiseAnd(this=exp.Paren(this=e), expression=mask)
+        half = exp.Literal.number(2 ** (width - 1))
+        shifted = exp.Add(this=exp.Paren(this=e), expression=half)
+        return exp.Sub(this=exp.Paren(this=exp.BitwiseAnd(this=exp.Paren(this=shifted),
+                                                           expression=mask)),
+                       expression=half.copy())
+    dec = exp.DataType.build("DECIMAL(38, 0)")
+    m = cast(exp.Literal.number(modulus), dec)
+    if isinstance(t, TSigned):
+        e = exp.Add(this=exp.Paren(this=e), expression=cast(exp.Literal.number(modulus // 2), dec))
+    pos = exp.Mod(this=exp.Paren(this=exp.Add(
+        this=exp.Paren(this=exp.Mod(this=exp.Paren(this=e), expression=m)),
+        expression=m.copy())), expression=m.copy())
+    if isinstance(t, TSigned):
+        pos = exp.Sub(this=exp.Paren(this=pos), expression=cast(exp.Literal.number(modulus // 2), dec))
+    return cast(pos, sql_type(t, env))

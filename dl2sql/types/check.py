@@ -1,0 +1,105 @@
+"""Program-level checking: symbols, relations, rules; the result feeds the middle end."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from dl2sql.ast import nodes as A
+from dl2sql.diagnostics import Diagnostics
+from dl2sql.types import typed as T
+from dl2sql.types.check_rules import RuleChecker
+from dl2sql.types.symbols import Symbols, collect_symbols, qualify
+from dl2sql.values import Record
+
+
+@dataclass
+class CheckedProgram:
+    """Symbols and typed rules of a whole program."""
+
+    symbols: Symbols
+    rules: list[T.CoreRule]
+
+
+def check_program(modules: list[A.Module]) -> CheckedProgram:
+    """Type-check ``modules``; raises :class:`CompileError` with every error found."""
+    diags = Diagnostics()
+    syms = collect_symbols(modules, diags)
+    _check_relation_decls(modules, syms, diags)
+    rules: list[T.CoreRule] = []
+    for m in modules:
+        for d in m.decls:
+            if isinstance(d, A.Rule):
+                rules.append(RuleChecker(syms, m.name, diags).rule(d))
+            elif isinstance(d, A.ForStatement):
+                diags.error(d.span, "`for` statements (FTL syntax) are not supported yet")
+            elif isinstance(d, (A.TransformerDecl, A.ApplyDecl)):
+                diags.error(d.span, "transformers are not supported")
+    diags.raise_if_errors()
+    return CheckedProgram(syms, rules)
+
+
+def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:
+    for m in modules:
+        for d in m.decls:
+            if not isinstance(d, A.RelationDecl):
+                continue
+            if d.kind != "relation":
+                diags.error(d.span, f"`{d.kind}` relations are not supported yet")
+            q = qualify(m.name, d.name)
+            if d.primary_key is not None and q in syms.relations:
+                if d.role != "input":
+                    diags.error(d.primary_key.span, "only input relations may have a "
+                                                    "primary key")
+                    continue
+                info = syms.relations[q]
+                checker = RuleChecker(syms, m.name, diags)
+                key = checker.expr(d.primary_key.expr, {d.primary_key.var: info.record_type})
+                checker.inf.default_literals()
+                key = _zonked(key, checker)
+                syms.relations[q] = dataclasses.replace(
+                    info, key_of=_key_function(key, d.primary_key.var, syms, diags,
+                                               d.primary_key.span), key_type=key.type)
+
+
+def _zonked(te, checker):
+    from dl2sql.types.infer import zonk
+
+    return zonk(te, checker.inf)
+
+
+def _key_function(key: T.TExpr, var: str, syms: Symbols, diags, span):
+    """A Python function computing the primary key of a record value."""
+
+    def ev(e, record):
+        if isinstance(e, T.TVarRef):
+            return record
+        if isinstance(e, T.TConst):
+            return e.value
+        if isinstance(e, T.TTupleE):
+            return tuple(ev(x, record) for x in e.elems)
+        if isinstance(e, T.TTupleGet):
+            return ev(e.expr, record)[e.index]
+        if isinstance(e, T.TGetField):
+            value = ev(e.expr, record)
+            ctor = next(c for c in syms.env.ctors(e.expr.type) if c.name == value.ctor)
+            return value.fields[[n for n, _ in ctor.fields].index(e.field)]
+        if isinstance(e, T.TStruct):
+            return Record(e.ctor, tuple(ev(x, record) for x in e.args))
+        raise NotImplementedError(type(e).__name__)
+
+    if not _supported_key(key):
+        diags.error(span, "this primary key expression is not supported yet "
+                          "(use fields and tuples of fields)")
+    return lambda record: ev(key, record)
+
+
+def _supported_key(e) -> bool:
+    if isinstance(e, (T.TVarRef, T.TConst)):
+        return True
+    if isinstance(e, T.TTupleE):
+        return all(_supported_key(x) for x in e.elems)
+    if isinstance(e, (T.TTupleGet, T.TGetField)):
+        return _supported_key(e.expr)
+    if isinstance(e, T.TStruct):
+        return all(_supported_key(x) for x in e.args)
+    return False

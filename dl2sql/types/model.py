@@ -1,0 +1,243 @@
+"""Semantic types of DDlog and the environment of type definitions.
+
+Types are frozen dataclasses. User and library types (including the extern ``Vec``,
+``Set``, ``Map``, ``Ref``, ``Group``) are :class:`TNamed` with a fully-qualified name;
+their definitions live in a :class:`TypeEnv`. Aliases are expanded when types are built,
+so two types are equal exactly when DDlog considers them the same type.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+
+def _node(cls):
+    return dataclass(frozen=True, slots=True)(cls)
+
+
+@_node
+class TBool:
+    def __str__(self) -> str:
+        return "bool"
+
+
+@_node
+class TString:
+    def __str__(self) -> str:
+        return "string"
+
+
+@_node
+class TBigInt:
+    def __str__(self) -> str:
+        return "bigint"
+
+
+@_node
+class TBit:
+    width: int
+
+    def __str__(self) -> str:
+        return f"bit<{self.width}>"
+
+
+@_node
+class TSigned:
+    width: int
+
+    def __str__(self) -> str:
+        return f"signed<{self.width}>"
+
+
+@_node
+class TFloat:
+    def __str__(self) -> str:
+        return "float"
+
+
+@_node
+class TDouble:
+    def __str__(self) -> str:
+        return "double"
+
+
+@_node
+class TTuple:
+    elems: tuple["Type", ...]
+
+    def __str__(self) -> str:
+        return "(" + ", ".join(map(str, self.elems)) + ")"
+
+
+@_node
+class TNamed:
+    """A struct, tagged union or extern type, by qualified name and type arguments."""
+
+    name: str
+    args: tuple["Type", ...] = ()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}<{', '.join(map(str, self.args))}>"
+
+
+@_node
+class TVar:
+    """A type variable (in generic signatures) or an inference variable (``?N``)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"'{self.name}"
+
+
+@_node
+class TFunc:
+    params: tuple["Type", ...]
+    ret: "Type"
+    mutable: tuple[bool, ...] = ()
+
+    def __str__(self) -> str:
+        return f"function({', '.join(map(str, self.params))}): {self.ret}"
+
+
+Type = Union[TBool, TString, TBigInt, TBit, TSigned, TFloat, TDouble, TTuple, TNamed,
+             TVar, TFunc]
+
+UNIT = TTuple(())
+BOOL = TBool()
+STRING = TString()
+BIGINT = TBigInt()
+FLOAT = TFloat()
+DOUBLE = TDouble()
+
+STD = "ddlog_std"
+VEC, SET, MAP, REF, GROUP, OPTION, RESULT = (
+    f"{STD}::Vec", f"{STD}::Set", f"{STD}::Map", f"{STD}::Ref", f"{STD}::Group",
+    f"{STD}::Option", f"{STD}::Result")
+
+
+def is_integer(t: Type) -> bool:
+    """bit<N>, signed<N> or bigint."""
+    return isinstance(t, (TBit, TSigned, TBigInt))
+
+
+def is_numeric(t: Type) -> bool:
+    """An integer or floating-point type."""
+    return is_integer(t) or isinstance(t, (TFloat, TDouble))
+
+
+@_node
+class CtorDef:
+    """One constructor of a struct/union type: qualified name, fields in order."""
+
+    name: str
+    fields: tuple[tuple[str, Type], ...]
+
+    @property
+    def short_name(self) -> str:
+        return self.name.rsplit("::", 1)[-1]
+
+
+@dataclass(frozen=True)
+class TypeDefn:
+    """The definition of a named type: constructors, or ``extern`` (opaque)."""
+
+    name: str
+    params: tuple[str, ...]
+    ctors: tuple[CtorDef, ...] = ()
+    extern: bool = False
+    module: str = ""
+
+
+def substitute(t: Type, mapping: dict[str, Type]) -> Type:
+    """Replace type variables by name."""
+    if isinstance(t, TVar):
+        return mapping.get(t.name, t)
+    if isinstance(t, TTuple):
+        return TTuple(tuple(substitute(e, mapping) for e in t.elems))
+    if isinstance(t, TNamed):
+        return TNamed(t.name, tuple(substitute(a, mapping) for a in t.args))
+    if isinstance(t, TFunc):
+        return TFunc(tuple(substitute(p, mapping) for p in t.params),
+                     substitute(t.ret, mapping), t.mutable)
+    return t
+
+
+@dataclass
+class TypeEnv:
+    """All named type definitions of a program and the constructor index."""
+
+    defs: dict[str, TypeDefn] = field(default_factory=dict)
+    ctor_owner: dict[str, str] = field(default_factory=dict)  # qualified ctor → type
+
+    def add(self, defn: TypeDefn) -> None:
+        """Register a type definition and its constructors."""
+        self.defs[defn.name] = defn
+        for c in defn.ctors:
+            self.ctor_owner[c.name] = defn.name
+
+    def ctors(self, t: TNamed) -> tuple[CtorDef, ...]:
+        """The constructors of ``t`` with its type arguments substituted."""
+        defn = self.defs[t.name]
+        if not defn.params:
+            return defn.ctors
+        mapping = dict(zip(defn.params, t.args))
+        return tuple(CtorDef(c.name, tuple((n, substitute(ft, mapping)) for n, ft in c.fields))
+                     for c in defn.ctors)
+
+    def ctor_index(self, t: TNamed, ctor: str) -> int:
+        """Declaration index of constructor ``ctor`` (qualified) in ``t``."""
+        for i, c in enumerate(self.defs[t.name].ctors):
+            if c.name == ctor:
+                return i
+        raise KeyError(ctor)
+
+    def is_extern(self, t: Type) -> bool:
+        return isinstance(t, TNamed) and self.defs[t.name].extern
+
+
+def default_value(t: Type, env: TypeEnv):
+    """DDlog's ``default()`` of ``t`` as a runtime value (see :mod:`dl2sql.values`)."""
+    from dl2sql.values import Record
+
+    if isinstance(t, TBool):
+        return False
+    if isinstance(t, TString):
+        return ""
+    if isinstance(t, (TBit, TSigned, TBigInt)):
+        return 0
+    if isinstance(t, (TFloat, TDouble)):
+        return 0.0
+    if isinstance(t, TTuple):
+        return tuple(default_value(e, env) for e in t.elems)
+    if isinstance(t, TNamed):
+        if t.name in (VEC, SET, MAP):
+            return ()
+        if t.name == REF:
+            return default_value(t.args[0], env)
+        ctors = env.ctors(t)
+        if ctors:
+            c = ctors[0]
+            return Record(c.name, tuple(default_value(ft, env) for _, ft in c.fields))
+    raise ValueError(f"type {t} has no default value")
+
+
+@dataclass(frozen=True)
+class RelationInfo:
+    """What the runtime needs to know of a relation.
+
+    ``name`` is qualified (main-module relations unqualified); ``role`` is "input",
+    "output" or "internal"; ``kind`` "relation", "stream" or "multiset";
+    ``record_type`` the type of its records (for ``R(f: T)`` the struct ``R``);
+    ``key_of`` computes the primary key of a record (primary-key inputs only).
+    """
+
+    name: str
+    role: str
+    kind: str
+    record_type: Type
+    key_of: Optional[object] = None  # Callable[[value], value]
+    span: object = None
+    key_type: Optional[Type] = None  # type of the primary key, when there is one

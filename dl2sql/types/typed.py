@@ -1,0 +1,264 @@
+"""Typed core IR: what the type checker produces from rules.
+
+Expressions (``T*`` classes) carry their resolved :class:`~dl2sql.types.model.Type`.
+Patterns (``P*``) describe what an atom argument or the left side of ``=`` matches.
+A rule body is a sequence of clauses evaluated left to right, as in DDlog.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from dl2sql.diagnostics import Span
+from dl2sql.types.model import Type
+
+
+def _node(cls):
+    return dataclass(frozen=True, slots=True)(cls)
+
+
+# ---------------------------------------------------------------- expressions
+@_node
+class TConst:
+    """A constant runtime value (see :mod:`dl2sql.values`)."""
+
+    type: Type
+    value: object
+
+
+@_node
+class TVarRef:
+    """A rule variable."""
+
+    type: Type
+    name: str
+
+
+@_node
+class TCol:
+    """A column of a body source (produced by lowering, not by the checker)."""
+
+    type: Type
+    alias: str
+    column: str
+
+
+@_node
+class TRecordOf:
+    """The whole record of a body source whose table is flattened into columns
+    (produced by lowering): ``columns`` are the column names in field order."""
+
+    type: Type
+    alias: str
+    columns: tuple[str, ...]
+
+
+@_node
+class TStruct:
+    """Constructor application; ``ctor`` is qualified, ``args`` in field order."""
+
+    type: Type
+    ctor: str
+    args: tuple["TExpr", ...]
+
+
+@_node
+class TTupleE:
+    type: Type
+    elems: tuple["TExpr", ...]
+
+
+@_node
+class TGetField:
+    """Field of a struct/union value; ``ctor`` None means "present in every
+    constructor" (the checker guarantees it)."""
+
+    type: Type
+    expr: "TExpr"
+    field: str
+
+
+@_node
+class TCtorField:
+    """Field ``field`` of constructor ``ctor`` of a value known to be built with it."""
+
+    type: Type
+    expr: "TExpr"
+    ctor: str
+    field: str
+
+
+@_node
+class TTupleGet:
+    type: Type
+    expr: "TExpr"
+    index: int
+
+
+@_node
+class TIsCtor:
+    """``true`` when ``expr`` was built with constructor ``ctor``."""
+
+    type: Type
+    expr: "TExpr"
+    ctor: str
+
+
+@_node
+class TBin:
+    """Binary operator on typed operands; ``op`` as in the source (``++`` on strings
+    has both operands already converted to strings)."""
+
+    type: Type
+    op: str
+    left: "TExpr"
+    right: "TExpr"
+
+
+@_node
+class TUn:
+    """``-``, ``~`` or ``not``."""
+
+    type: Type
+    op: str
+    expr: "TExpr"
+
+
+@_node
+class TCast:
+    type: Type
+    expr: "TExpr"
+
+
+@_node
+class TToString:
+    """Conversion of a non-string value to its DDlog string form."""
+
+    type: Type
+    expr: "TExpr"
+
+
+@_node
+class TIf:
+    type: Type
+    cond: "TExpr"
+    then: "TExpr"
+    els: "TExpr"
+
+
+TExpr = Union[TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
+              TTupleGet, TIsCtor, TBin, TUn, TCast, TToString, TIf]
+
+
+# ---------------------------------------------------------------- patterns
+@_node
+class PVar:
+    """Binds a new variable."""
+
+    type: Type
+    name: str
+
+
+@_node
+class PWild:
+    type: Type
+
+
+@_node
+class PEq:
+    """Matches values equal to ``expr`` (a literal, a bound variable, an expression)."""
+
+    type: Type
+    expr: TExpr
+
+
+@_node
+class PCtor:
+    """Matches values built with ``ctor``; ``fields`` pairs field names and patterns
+    (fields not mentioned are wildcards)."""
+
+    type: Type
+    ctor: str
+    fields: tuple[tuple[str, "Pattern"], ...]
+
+
+@_node
+class PTuple:
+    type: Type
+    elems: tuple["Pattern", ...]
+
+
+@_node
+class PBind:
+    """``v@pattern``: binds ``name`` to the whole value and matches ``pattern``."""
+
+    type: Type
+    name: str
+    pattern: "Pattern"
+
+
+Pattern = Union[PVar, PWild, PEq, PCtor, PTuple, PBind]
+
+
+# ---------------------------------------------------------------- rules
+@_node
+class CAtom:
+    """A body literal over relation ``relation``; ``pattern`` matches whole records."""
+
+    span: Span
+    relation: str
+    pattern: Pattern
+    negated: bool = False
+
+
+@_node
+class CFilter:
+    span: Span
+    cond: TExpr
+
+
+@_node
+class CMatch:
+    """``pattern = expr``: binds the pattern's variables, keeps matching rows."""
+
+    span: Span
+    pattern: Pattern
+    expr: TExpr
+
+
+Clause = Union[CAtom, CFilter, CMatch]
+
+
+@_node
+class Head:
+    span: Span
+    relation: str
+    record: TExpr
+
+
+@_node
+class CoreRule:
+    """One rule after type checking. Facts have an empty body."""
+
+    span: Span
+    heads: tuple[Head, ...]
+    body: tuple[Clause, ...]
+
+    def __str__(self) -> str:
+        from dl2sql.types.pretty import rule_to_str
+
+        return rule_to_str(self)
+
+
+def pattern_vars(p: Pattern) -> list[str]:
+    """The variables a pattern binds, in order."""
+    if isinstance(p, PVar):
+        return [p.name]
+    if isinstance(p, PBind):
+        return [p.name] + pattern_vars(p.pattern)
+    if isinstance(p, PCtor):
+        return [v for _, f in p.fields for v in pattern_vars(f)]
+    if isinstance(p, PTuple):
+        return [v for e in p.elems for v in pattern_vars(e)]
+    return []
+

@@ -1,0 +1,59 @@
+"""Shared fixtures: one SparkSession per test run, and an ``engine`` fixture that runs a
+test once on DuckDB and once on Spark."""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+
+import pytest
+
+
+def _spark_unavailable() -> str | None:
+    """Why Spark cannot run here, or None."""
+    if importlib.util.find_spec("pyspark") is None:
+        return "pyspark is not installed"
+    if shutil.which("java") is None and not _java_home_ok():
+        return "no Java runtime found (java not on PATH and JAVA_HOME unset)"
+    return None
+
+
+def _java_home_ok() -> bool:
+    import os
+
+    home = os.environ.get("JAVA_HOME")
+    return bool(home) and os.path.exists(os.path.join(home, "bin", "java"))
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """The SparkSession shared by the whole test run (local[2])."""
+    reason = _spark_unavailable()
+    if reason:
+        pytest.skip(f"Spark tests skipped: {reason}")
+    from dl2sql.runner.spark_runner import get_spark
+
+    session = get_spark("local[2]")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(params=["duckdb", "spark"])
+def engine(request):
+    """A fresh runner per test: in-memory DuckDB, or a SparkRunner on the shared session."""
+    if request.param == "duckdb":
+        import duckdb
+
+        from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+        con = duckdb.connect(":memory:")
+        yield DuckDBRunner(con)
+        con.close()
+    else:
+        from dl2sql.runner.spark_runner import SparkRunner
+
+        runner = SparkRunner(request.getfixturevalue("spark"))
+        yield runner
+        from dl2sql.plan.nodes import Table
+
+        for name in list(runner.tables):
+            runner.drop(Table(name, ()))

@@ -1,0 +1,96 @@
+"""DDlog's own test programs as a conformance suite.
+
+Runs ``test/datalog_tests/NAME.dl`` with ``NAME.dat`` from a checkout of
+vmware/differential-datalog whose path is in ``$DDLOG_REPO`` and compares the output
+byte for byte with ``NAME.dump.expected``, as upstream does (§7.6 of the language
+notes). Programs listed in ``REQUIRED`` must pass on both engines; every other program
+is attempted on DuckDB by ``test_conformance_survey``, which reports the pass count.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from dl2sql.diagnostics import CompileError, RuntimeFailure
+from dl2sql.compiler import compile_file
+from dl2sql.evaluate import Evaluator
+from dl2sql.replay.session import replay
+
+REPO = os.environ.get("DDLOG_REPO")
+needs_repo = pytest.mark.skipif(
+    not REPO, reason="DDLOG_REPO is not set: point it at a checkout of "
+                     "vmware/differential-datalog to run DDlog's conformance tests")
+
+# program -> replay flags, as upstream's test scripts run them
+FLAGS = {"three": ("--output-internal-relations",)}
+REQUIRED = ("three", "path")
+SURVEY_RESULTS: dict[str, str] = {}
+
+
+def tests_dir() -> Path:
+    return Path(REPO) / "test" / "datalog_tests"
+
+
+def expected_output(name: str) -> str | None:
+    d = tests_dir()
+    if (d / f"{name}.dump.expected").exists():
+        return (d / f"{name}.dump.expected").read_text(encoding="utf-8")
+    if (d / f"{name}.dump.expected.gz").exists():
+        return gzip.decompress((d / f"{name}.dump.expected.gz").read_bytes()).decode()
+    return None
+
+
+def run_upstream(name: str, runner) -> str:
+    """Replay upstream program ``name``; returns stdout (raises on errors)."""
+    d = tests_dir()
+    flags = FLAGS.get(name, ())
+    program = compile_file(str(d / f"{name}.dl"), (str(Path(REPO) / "lib"),),
+                           output_internal="--output-internal-relations" in flags)
+    dat = d / f"{name}.dat"
+    commands = dat.read_text(encoding="utf-8") if dat.exists() else ""
+    out, err = io.StringIO(), io.StringIO()
+    code = replay(Evaluator(program, runner), commands, out, err,
+                  init_snapshot="--no-init-snapshot" not in flags, filename=str(dat))
+    if code != 0:
+        raise RuntimeFailure(err.getvalue().strip())
+    return out.getvalue()
+
+
+@needs_repo
+@pytest.mark.parametrize("name", REQUIRED)
+def test_conformance_required(name: str, engine) -> None:
+    assert run_upstream(name, engine) == expected_output(name)
+
+
+def survey_candidates() -> list[str]:
+    d = tests_dir()
+    names = []
+    for dl in sorted(d.glob("*.dl")):
+        name = dl.stem
+        if name.endswith(".fail") or expected_output(name) is None:
+            continue
+        if not (d / f"{name}.dat").exists() and name != "bit_shift":
+            continue
+        names.append(name)
+    return names
+
+
+@needs_repo
+def test_conformance_survey() -> None:
+    """Attempt every upstream program on DuckDB; the required ones must pass."""
+    from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+    for name in survey_candidates():
+        try:
+            ok = run_upstream(name, DuckDBRunner()) == expected_output(name)
+            SURVEY_RESULTS[name] = "pass" if ok else "output differs"
+        except CompileError as e:
+            SURVEY_RESULTS[name] = "compile error: " + e.diagnostics[0].message[:80]
+        except RuntimeFailure as e:
+            SURVEY_RESULTS[name] = "runtime error: " + str(e)[:80]
+    passed = sorted(n for n, r in SURVEY_RESULTS.items() if r == "pass")
+    assert set(REQUIRED) <= set(passed), SURVEY_RESULTS
