@@ -57,3 +57,18 @@ def engine(request):
 
         for name in list(runner.tables):
             runner.drop(Table(name, ()))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the DDlog conformance pass count when the survey ran."""
+    from test_conformance import SURVEY_RESULTS
+
+    if not SURVEY_RESULTS:
+        return
+    passed = sorted(n for n, r in SURVEY_RESULTS.items() if r == "pass")
+    terminalreporter.write_sep("-", "DDlog conformance (DuckDB)")
+    terminalreporter.write_line(f"{len(passed)}/{len(SURVEY_RESULTS)} upstream programs "
+                                f"replay byte-exact: {', '.join(passed)}")
+    for name, result in sorted(SURVEY_RESULTS.items()):
+        if result != "pass":
+            terminalreporter.write_line(f"  {name}: {result}")

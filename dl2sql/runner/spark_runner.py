@@ -47,6 +47,8 @@ appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
 # Same level as the root logger, so that PySpark does not announce a "default log level".
 logger.repl.name = org.apache.spark.repl.Main
 logger.repl.level = error
+logger.pygw.name = org.apache.spark.api.python.PythonGatewayServer
+logger.pygw.level = error
 """
 
 
@@ -123,11 +125,46 @@ def _ident(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql(dialect="spark")
 
 
+def _not_null(dtype: exp.DataType) -> str:
+    """``dtype`` in Spark DDL with every STRUCT field declared NOT NULL."""
+    if dtype.this == _DT.STRUCT:
+        fields = ", ".join(
+            f"{_ident(e.name)}: {_not_null(e.args['kind'])} NOT NULL" for e in dtype.expressions
+        )
+        return f"STRUCT<{fields}>"
+    if dtype.this in (_DT.ARRAY, _DT.LIST):
+        return f"ARRAY<{_not_null(dtype.expressions[0])}>"
+    return dtype.sql(dialect="spark")
+
+
 def schema_ddl(table: Table) -> str:
-    """The Spark DDL schema string of ``table`` (``\\`a\\` BIGINT, \\`b\\` STRUCT<...>``)."""
-    return ", ".join(
-        f"{_ident(c.name)} {c.type.sql(dialect='spark')}" for c in table.columns
-    )
+    """The Spark DDL schema of ``table``, every column and struct field NOT NULL.
+
+    No SQL NULL ever stands for a DDlog value (design.md, "Values"); saying so lets
+    Spark compile EXCEPT and DISTINCT to plain key comparisons instead of null-safe ones
+    (``coalesce(x, 0), isnull(x)`` on both sides of every anti-join)."""
+    return ", ".join(f"{_ident(c.name)} {_not_null(c.type)} NOT NULL" for c in table.columns)
+
+
+# Spark's own per-value size estimates (DataType.defaultSize), used to decide which
+# tables are small enough to broadcast.
+_WIDTH = {
+    _DT.BOOLEAN: 1, _DT.TINYINT: 1, _DT.SMALLINT: 2, _DT.INT: 4, _DT.FLOAT: 4,
+    _DT.BIGINT: 8, _DT.DOUBLE: 8, _DT.DECIMAL: 16, _DT.DATE: 4, _DT.TIMESTAMP: 8,
+}
+
+
+def _width(dtype: exp.DataType) -> int:
+    if dtype.this == _DT.STRUCT:
+        return sum(_width(e.args["kind"]) for e in dtype.expressions)
+    if dtype.this in (_DT.ARRAY, _DT.LIST):
+        return 4 * _width(dtype.expressions[0])
+    return _WIDTH.get(dtype.this, 20)
+
+
+def row_width(table: Table) -> int:
+    """Estimated bytes per row of ``table`` (8 bytes of row overhead included)."""
+    return 8 + sum(_width(c.type) for c in table.columns) if table.columns else 64
 
 
 def _identity(v: Any) -> Any:
@@ -172,22 +209,29 @@ def normalize(value: Any) -> Any:
 class SparkRunner:
     """Runs plans on a SparkSession (classic or Connect).
 
-    ``count_mode`` chooses how a counted ``Materialize`` gets its row count: ``"observe"``
+    ``count_mode`` chooses how a ``Materialize`` gets its row count: ``"observe"``
     (metrics observed during the eager checkpoint), ``"count"`` (lazy checkpoint filled
-    by ``count()``, the Connect-safe way) or ``"auto"`` (observe, falling back to count
-    for good as soon as observed metrics come back empty).
+    by ``count()``, the Connect-safe way) or ``"auto"`` (observe on classic sessions,
+    count on Connect, and count for good once observed metrics come back empty).
+
+    Tables whose estimated size is below ``broadcast_bytes`` are registered with a
+    broadcast hint: checkpointed DataFrames carry no statistics Spark trusts, so without
+    the hint every join in a loop shuffles both sides, four exchanges per iteration.
+    ``broadcast_bytes=0`` turns this off.
     """
 
     dialect = "spark"
 
-    def __init__(self, spark, count_mode: str = "auto"):
+    def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 8 << 20):
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
         self.spark = spark
         self.tables: dict[str, Any] = {}
+        self.sizes: dict[str, Optional[int]] = {}  # row counts, where known
         if count_mode == "auto":
             count_mode = "count" if is_connect(spark) else "observe"
         self.count_mode = count_mode
+        self.broadcast_bytes = broadcast_bytes
         try:
             self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
         except Exception:  # pragma: no cover - conf not readable on some services
@@ -203,10 +247,15 @@ class SparkRunner:
         """The DataFrame currently holding ``table``."""
         return self.tables[table.name]
 
-    def _set(self, name: str, df) -> None:
+    def _set(self, table: Table, df, size: Optional[int]) -> None:
+        name = table.name
         old = self.tables.get(name)
         self.tables[name] = df
-        df.createOrReplaceTempView(_ident(name))
+        self.sizes[name] = size
+        view = df
+        if size is not None and size * row_width(table) <= self.broadcast_bytes:
+            view = df.hint("broadcast")
+        view.createOrReplaceTempView(_ident(name))
         if old is not None and old is not df and not any(d is old for d in self.tables.values()):
             self._release(old)
 
@@ -222,7 +271,7 @@ class SparkRunner:
             pass
 
     def _bounded(self, df):
-        """``df`` with at most ``partitions`` partitions when that is cheap to ensure.
+        """``df`` with at most ``partitions`` partitions.
 
         Appends union checkpointed pieces; without this every append adds the
         partitions of the delta and a long loop ends with hundreds of tiny tasks.
@@ -230,6 +279,30 @@ class SparkRunner:
         if self.partitions > 0:
             return df.coalesce(self.partitions)
         return df
+
+    def _checkpoint_counted(self, df):
+        """``df`` checkpointed, and its row count, for exactly one Spark action."""
+        self.actions += 1
+        if self.count_mode == "observe":
+            from pyspark.sql import Observation
+            from pyspark.sql import functions as F
+
+            obs = Observation()
+            ck = df.observe(obs, F.count(F.lit(1)).alias("n")).localCheckpoint(eager=True)
+            try:
+                n = obs.get.get("n")
+            except Exception:  # Connect: "no observe before get"
+                n = None
+            if n is not None:
+                return ck, int(n)
+            # Metrics did not arrive (Spark Connect after localCheckpoint). The table is
+            # materialised already, so counting it is cheap; from now on use the
+            # one-action path.
+            self.count_mode = "count"
+            self.actions += 1
+            return ck, ck.count()
+        ck = df.localCheckpoint(eager=False)
+        return ck, ck.count()  # the count computes and stores the checkpoint
 
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:
@@ -244,57 +317,34 @@ class SparkRunner:
                 )
         if any(c is not _identity for c in convs):
             rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
-        df = self.spark.createDataFrame(rows, schema=schema_ddl(table), verifySchema=False)
-        self._set(table.name, df.localCheckpoint(eager=True))
+        df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
         self.actions += 1
+        self._set(table, df.localCheckpoint(eager=True), len(rows))
 
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
-        """Run ``query`` and hold its result as ``table`` with its lineage cut.
-
-        Without ``count`` the checkpoint is lazy (no action now); with ``count`` exactly
-        one action computes the table and its size."""
-        df = self.spark.sql(self.sql(query))
-        if not count:
-            self._set(table.name, df.localCheckpoint(eager=False))
-            return None
-        if self.count_mode == "observe":
-            from pyspark.sql import Observation
-            from pyspark.sql import functions as F
-
-            obs = Observation()
-            ck = df.observe(obs, F.count(F.lit(1)).alias("n")).localCheckpoint(eager=True)
-            self.actions += 1
-            try:
-                n = obs.get.get("n")
-            except Exception:  # Connect: "no observe before get"
-                n = None
-            self._set(table.name, ck)
-            if n is not None:
-                return int(n)
-            # Metrics did not arrive (Spark Connect after localCheckpoint): the table is
-            # already materialised, so counting it now is cheap; use the one-action
-            # path from now on.
-            self.count_mode = "count"
-            self.actions += 1
-            return ck.count()
-        ck = df.localCheckpoint(eager=False)
-        n = ck.count()  # computes and stores the checkpoint: one action
-        self.actions += 1
-        self._set(table.name, ck)
-        return n
+        """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
+        Spark action. The size is always taken (it is free during the checkpoint and
+        decides broadcasting); it is returned only with ``count``."""
+        ck, n = self._checkpoint_counted(self.spark.sql(self.sql(query)))
+        self._set(table, ck, n)
+        return n if count else None
 
     def append(self, target: Table, source: Table) -> None:
-        """``target := target ∪ source`` as a lazy checkpoint (no action now)."""
+        """``target := target ∪ source`` as a lazy checkpoint (no action now: the next
+        action that reads ``target`` writes it)."""
         df = self._bounded(self.tables[target.name].unionByName(self.tables[source.name]))
-        self._set(target.name, df.localCheckpoint(eager=False))
+        a, b = self.sizes.get(target.name), self.sizes.get(source.name)
+        self._set(target, df.localCheckpoint(eager=False),
+                  None if a is None or b is None else a + b)
 
     def rename(self, target: Table, source: Table) -> None:
         """Point ``target`` at the data of ``source`` and forget ``source``."""
         if target.name == source.name:
             return
         df = self.tables.pop(source.name)
+        size = self.sizes.pop(source.name, None)
         self.spark.catalog.dropTempView(_ident(source.name))
-        self._set(target.name, df)
+        self._set(target, df, size)
 
     def fetch(self, table: Table) -> list[tuple]:
         """All rows of ``table`` collected to the driver, normalised."""
@@ -304,6 +354,7 @@ class SparkRunner:
     def drop(self, table: Table) -> None:
         """Forget ``table`` and its temp view."""
         df = self.tables.pop(table.name, None)
+        self.sizes.pop(table.name, None)
         if df is not None:
             self.spark.catalog.dropTempView(_ident(table.name))
             if not any(d is df for d in self.tables.values()):

@@ -1,6 +1,7 @@
 """Select-project-join blocks to sqlglot SELECT statements."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable
 
 from sqlglot import exp
@@ -8,8 +9,22 @@ from sqlglot import exp
 from dl2sql.ra.nodes import Block, RelationLayout, Source
 from dl2sql.sqlgen.exprs import ExprCompiler, cast
 from dl2sql.sqlgen.types import sql_type
+from dl2sql.types import typed as T
 
 TableOf = Callable[[Source], str]
+
+
+def aliases_of(e) -> set[str]:
+    """The source aliases a typed expression reads."""
+    if isinstance(e, T.TCol):
+        return {e.alias}
+    out: set[str] = set()
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if dataclasses.is_dataclass(x) and hasattr(x, "type") and not isinstance(x, type):
+                out |= aliases_of(x)
+    return out
 
 
 def table(name: str, alias: str | None = None) -> exp.Table:
@@ -34,10 +49,20 @@ def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
     cols = [exp.alias_(ec.compile(o), name, quoted=True)
             for o, (name, _) in zip(block.outputs, layout.columns)]
     sel = exp.Select(expressions=cols).distinct()
+    pending = list(block.conditions)
+    seen: set[str] = set()
     for i, s in enumerate(block.sources):
+        seen.add(s.alias)
         t = table(table_of(s), s.alias)
-        sel = sel.from_(t) if i == 0 else sel.join(t, join_type="CROSS")
-    conds = [ec.compile(c) for c in block.conditions]
+        if i == 0:
+            sel = sel.from_(t)
+            continue
+        # a condition joins at the first source where all of its columns are in scope
+        on = [c for c in pending if aliases_of(c) <= seen and s.alias in aliases_of(c)]
+        pending = [c for c in pending if c not in on]
+        on_sql = conjunction([ec.compile(c) for c in on])
+        sel = sel.join(t, on=on_sql) if on_sql is not None else sel.join(t, join_type="CROSS")
+    conds = [ec.compile(c) for c in pending]
     for aj in block.antijoins:
         sub = exp.Select(expressions=[exp.Literal.number(1)]).from_(
             table(table_of(aj.source), aj.source.alias))

@@ -34,9 +34,9 @@ def dot(e: exp.Expression, name: str) -> exp.Expression:
         parts = [p for p in (e.args.get("catalog"), e.args.get("db"), e.args.get("table"))
                  if p is not None]
         if len(parts) < 3:
-            return exp.Column(this=exp.to_identifier(name), table=e.args.get("this"),
+            return exp.Column(this=exp.to_identifier(name, quoted=True), table=e.args.get("this"),
                               db=e.args.get("table"), catalog=e.args.get("db"))
-    return exp.Dot(this=e, expression=exp.to_identifier(name))
+    return exp.Dot(this=e, expression=exp.to_identifier(name, quoted=True))
 
 
 class ExprCompiler:

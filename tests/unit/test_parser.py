@@ -524,3 +524,9 @@ def test_upstream_corpus_parses(path):
     if path.name in KNOWN_FAILURES:
         pytest.xfail(KNOWN_FAILURES[path.name])
     parse_module(path.read_text(encoding="utf-8"), str(path))
+
+
+@pytest.mark.parametrize("name", ["graph::edges::Kind", "a::B", "a::b::c::D"])
+def test_deeply_qualified_type_names(name):
+    mod = parse_module(f"relation R(k: {name})", "q.dl")
+    assert mod.decls[0].fields[0].type.name == name
