@@ -12,8 +12,8 @@ prints medians of the runs, seconds per iteration and ratios to (a).
 
     python -m benchmarks.bench_tc [--n 200] [--runs 3] [--naive-runs 3] [--only a,c]
 
-The plan comes from :func:`build_plan`; replace it with the compiler's output for
-``Path(x,z) :- Edge(x,z). Path(x,z) :- Path(x,y), Edge(y,z).`` once that exists.
+The plan of (c) and (d) is what dl2sql compiles for
+``Path(x,z) :- Edge(x,z). Path(x,z) :- Path(x,y), Edge(y,z).`` (:func:`build_plan`).
 """
 from __future__ import annotations
 
@@ -25,45 +25,26 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import sqlglot  # noqa: E402
-from sqlglot import exp  # noqa: E402
 
 from benchmarks.generators import chain  # noqa: E402
+from dl2sql.compiler import compile_source  # noqa: E402
 from dl2sql.plan.interpret import execute, fetch_relation  # noqa: E402,F401
-from dl2sql.plan.nodes import Append, Column, Loop, Materialize, Plan, Rename, Table  # noqa: E402
+from dl2sql.plan.nodes import Plan  # noqa: E402
 from dl2sql.runner.progress import RecordingProgress  # noqa: E402
 
 
-def build_plan() -> Plan:
-    """The semi-naive plan for transitive closure over ``Edge(x, y)``; the result is
-    ``plan.relations["Path"]``. Hand-built until the compiler produces it."""
-    def table(name: str) -> Table:
-        big = exp.DataType.build("BIGINT")
-        return Table(name, (Column("x", big), Column("y", big)))
+TC_PROGRAM = """
+input relation Edge(x: s64, y: s64)
+output relation Path(x: s64, y: s64)
+Path(x, y) :- Edge(x, y).
+Path(x, z) :- Path(x, y), Edge(y, z).
+"""
 
-    def q(sql: str) -> exp.Expression:
-        return sqlglot.parse_one(sql, read="duckdb")
 
-    edge, full, delta, new = (table(n) for n in ("Edge", "Path_full", "Path_delta", "Path_new"))
-    return Plan(
-        inputs=(edge,),
-        statements=(
-            Materialize(full, q("SELECT DISTINCT x, y FROM Edge")),
-            Materialize(delta, q("SELECT x, y FROM Path_full")),
-            Loop(
-                body=(
-                    Materialize(new, q(
-                        "SELECT DISTINCT d.x, e.y FROM Path_delta AS d JOIN Edge AS e "
-                        "ON d.y = e.x EXCEPT SELECT x, y FROM Path_full"), count=True),
-                    Append(full, new),
-                    Rename(delta, new),
-                ),
-                until_empty=("Path_new",),
-                stratum="Path",
-            ),
-        ),
-        relations={"Path": full, "Edge": edge},
-    )
+def build_plan(dialect: str = "spark") -> Plan:
+    """The plan dl2sql compiles for transitive closure over ``Edge(x, y)``; the result
+    is ``plan.relations["Path"]``."""
+    return compile_source(TC_PROGRAM, "<bench_tc>").plan_for(dialect)
 
 
 # Each runner returns (number of paths, iterations, seconds spent in the loop).
@@ -110,7 +91,7 @@ def run_naive(spark, edges):
 
 
 def run_plan(runner, edges, plan=None):
-    plan = plan or build_plan()
+    plan = plan or build_plan(runner.dialect)
     rec = RecordingProgress()
     execute(plan, runner, {"Edge": edges}, progress=rec)
     n = len(fetch_relation(plan, runner, "Path")) if runner.dialect == "duckdb" else \

@@ -98,6 +98,7 @@ def get_spark(master: Optional[str] = None):
         .appName("dl2sql")
         .config("spark.sql.adaptive.enabled", "true")
         .config("spark.sql.caseSensitive", "true")
+        .config("spark.sql.constraintPropagation.enabled", "false")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.memory", os.environ.get("DL2SQL_DRIVER_MEMORY", "1g"))
@@ -226,6 +227,13 @@ class SparkRunner:
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
         self.spark = spark
+        try:
+            # Spark 4's constraint propagation fails on unions of checkpointed frames
+            # ("key not found" in UnionBase.rewriteConstraints during localCheckpoint);
+            # it also only costs optimizer time on the plans this runner builds.
+            spark.conf.set("spark.sql.constraintPropagation.enabled", "false")
+        except Exception:  # pragma: no cover - a service may refuse runtime confs
+            pass
         self.tables: dict[str, Any] = {}
         self.sizes: dict[str, Optional[int]] = {}  # row counts, where known
         if count_mode == "auto":
