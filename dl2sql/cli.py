@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import io
 import sys
 from typing import Optional
 
@@ -97,12 +96,11 @@ def _dispatch(args) -> int:
     if args.command == "replay":
         return _replay(program, args.engine, args.master, commands, name,
                        not args.no_init_snapshot, sys.stdout, sys.stderr)
-    outputs = {}
-    for engine in ENGINES:
-        out, err = io.StringIO(), io.StringIO()
-        code = _replay(program, engine, args.master, commands, name,
-                       not args.no_init_snapshot, out, err)
-        outputs[engine] = (code, out.getvalue(), err.getvalue())
+    from dl2sql.evaluate import replay_program
+
+    outputs = {engine: replay_program(program, make_runner(engine, args.master), commands,
+                                      init_snapshot=not args.no_init_snapshot, filename=name)
+               for engine in ENGINES}
     return _report_check(outputs)
 
 

@@ -54,3 +54,17 @@ def _engine_message(e: Exception) -> str:
     text = str(e).strip().splitlines()
     first = text[0] if text else type(e).__name__
     return f"the engine failed while evaluating the program: {first}"
+
+
+def replay_program(program: CompiledProgram, runner, commands: str, *,
+                   init_snapshot: bool = True, filename: str = "<stdin>"):
+    """Replay DDlog ``commands`` against ``program`` on ``runner``; returns
+    ``(exit code, stdout text, stderr text)``."""
+    import io
+
+    from dl2sql.replay.session import replay
+
+    out, err = io.StringIO(), io.StringIO()
+    code = replay(Evaluator(program, runner), commands, out, err,
+                  init_snapshot=init_snapshot, filename=filename)
+    return code, out.getvalue(), err.getvalue()

@@ -9,7 +9,6 @@ is attempted on DuckDB by ``test_conformance_survey``, which reports the pass co
 from __future__ import annotations
 
 import gzip
-import io
 import os
 from pathlib import Path
 
@@ -17,8 +16,7 @@ import pytest
 
 from dl2sql.diagnostics import CompileError, RuntimeFailure
 from dl2sql.compiler import compile_file
-from dl2sql.evaluate import Evaluator
-from dl2sql.replay.session import replay
+from dl2sql.evaluate import replay_program
 
 REPO = os.environ.get("DDLOG_REPO")
 needs_repo = pytest.mark.skipif(
@@ -60,12 +58,12 @@ def run_upstream(name: str, runner) -> str:
                            output_internal="--output-internal-relations" in flags)
     dat = d / f"{name}.dat"
     commands = dat.read_text(encoding="utf-8") if dat.exists() else ""
-    out, err = io.StringIO(), io.StringIO()
-    code = replay(Evaluator(program, runner), commands, out, err,
-                  init_snapshot="--no-init-snapshot" not in flags, filename=str(dat))
+    code, out, err = replay_program(program, runner, commands,
+                                    init_snapshot="--no-init-snapshot" not in flags,
+                                    filename=str(dat))
     if code != 0:
-        raise RuntimeFailure(err.getvalue().strip())
-    return out.getvalue()
+        raise RuntimeFailure(err.strip())
+    return out
 
 
 @needs_repo

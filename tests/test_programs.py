@@ -7,14 +7,12 @@ session), ``NAME.dump.expected`` and optionally ``flags`` (replay flags such as
 """
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
 from dl2sql.compiler import compile_file
-from dl2sql.evaluate import Evaluator
-from dl2sql.replay.session import replay
+from dl2sql.evaluate import replay_program
 
 PROGRAMS = Path(__file__).parent / "programs"
 CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())
@@ -28,10 +26,8 @@ def replay_case(folder: Path, runner) -> tuple[int, str, str]:
                            output_internal="--output-internal-relations" in flags)
     dat = folder / f"{name}.dat"
     commands = dat.read_text(encoding="utf-8") if dat.exists() else ""
-    out, err = io.StringIO(), io.StringIO()
-    code = replay(Evaluator(program, runner), commands, out, err,
-                  init_snapshot="--no-init-snapshot" not in flags, filename=str(dat))
-    return code, out.getvalue(), err.getvalue()
+    return replay_program(program, runner, commands,
+                          init_snapshot="--no-init-snapshot" not in flags, filename=str(dat))
 
 
 @pytest.mark.parametrize("case", CASES)

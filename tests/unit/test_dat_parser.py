@@ -6,16 +6,12 @@ from dl2sql.replay.dat_parser import (DatError, Incomplete, UValue, convert, par
 from dl2sql.types.model import (BOOL, DOUBLE, FLOAT, MAP, OPTION, SET, STRING, VEC, CtorDef,
                                 TBit, TNamed, TSigned, TTuple, TVar, TypeDefn, TypeEnv, BIGINT)
 from dl2sql.values import Record
+from std_env import std_env
 from dl2sql.values_order import to_f32
 
 
 def env_() -> TypeEnv:
-    env = TypeEnv()
-    for name in (VEC, SET):
-        env.add(TypeDefn(name, ("A",), extern=True))
-    env.add(TypeDefn(MAP, ("K", "V"), extern=True))
-    env.add(TypeDefn(OPTION, ("A",), (CtorDef("ddlog_std::None", ()),
-                                      CtorDef("ddlog_std::Some", (("x", TVar("A")),)))))
+    env = std_env()
     env.add(TypeDefn("P", (), (CtorDef("P", (("a", TBit(8)), ("b", STRING),
                                             ("c", TNamed(VEC, (BOOL,))))),)))
     env.add(TypeDefn("U", (), (CtorDef("U1", ()), CtorDef("U2", (("x", TBit(8)),

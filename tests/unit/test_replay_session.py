@@ -5,17 +5,13 @@ from dl2sql.replay.session import replay
 from dl2sql.types.model import (MAP, OPTION, SET, STRING, VEC, CtorDef, RelationInfo, TBit,
                                 TNamed, TTuple, TVar, TypeDefn, TypeEnv)
 from dl2sql.values import Record
+from std_env import std_env
 
 U32 = TBit(32)
 
 
 def base_env() -> TypeEnv:
-    env = TypeEnv()
-    for name in (VEC, SET):
-        env.add(TypeDefn(name, ("A",), extern=True))
-    env.add(TypeDefn(MAP, ("K", "V"), extern=True))
-    env.add(TypeDefn(OPTION, ("A",), (CtorDef("ddlog_std::None", ()),
-                                      CtorDef("ddlog_std::Some", (("x", TVar("A")),)))))
+    env = std_env()
     return env
 
 

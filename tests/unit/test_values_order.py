@@ -7,16 +7,12 @@ from hypothesis import given, settings, strategies as st
 from dl2sql.types.model import (DOUBLE, MAP, OPTION, SET, STRING, VEC, BOOL, CtorDef, TBit,
                                 TSigned, TNamed, TTuple, TVar, TypeDefn, TypeEnv, FLOAT, BIGINT)
 from dl2sql.values import Record
+from std_env import std_env
 from dl2sql.values_order import normalize, sort_key, sorted_values, to_f32
 
 
 def make_env() -> TypeEnv:
-    env = TypeEnv()
-    for name in (VEC, SET):
-        env.add(TypeDefn(name, ("A",), extern=True))
-    env.add(TypeDefn(MAP, ("K", "V"), extern=True))
-    env.add(TypeDefn(OPTION, ("A",), (CtorDef("ddlog_std::None", ()),
-                                      CtorDef("ddlog_std::Some", (("x", TVar("A")),)))))
+    env = std_env()
     # Declared with the "larger" constructor first to show that order is by index.
     env.add(TypeDefn("Shape", (), (CtorDef("Zed", (("r", DOUBLE),)),
                                    CtorDef("Alpha", (("w", TSigned(32)), ("h", STRING))))))
