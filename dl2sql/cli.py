@@ -51,6 +51,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="directory to search for imported modules")
     p.add_argument("--output-internal-relations", action="store_true",
                    help="treat every internal relation as an output")
+    p.add_argument("--externs", default=None, metavar="FILE.py",
+                   help="Python file defining the program's extern functions (by name)")
 
 
 def make_runner(engine: str, master: Optional[str] = None):
@@ -93,13 +95,15 @@ def _dispatch(args) -> int:
         sys.stdout.write(emit(program, args.emit, args.dialect))
         return 0
     commands, name = _read_commands(args)
+    externs = load_externs(args.externs)
     if args.command == "replay":
         return _replay(program, args.engine, args.master, commands, name,
-                       not args.no_init_snapshot, sys.stdout, sys.stderr)
+                       not args.no_init_snapshot, sys.stdout, sys.stderr, externs)
     from dl2sql.evaluate import replay_program
 
     outputs = {engine: replay_program(program, make_runner(engine, args.master), commands,
-                                      init_snapshot=not args.no_init_snapshot, filename=name)
+                                      init_snapshot=not args.no_init_snapshot, filename=name,
+                                      externs=externs)
                for engine in ENGINES}
     return _report_check(outputs)
 
@@ -111,11 +115,33 @@ def _read_commands(args) -> tuple[str, str]:
     return sys.stdin.read(), "<stdin>"
 
 
-def _replay(program, engine, master, commands, name, init_snapshot, out, err) -> int:
+def load_externs(path: Optional[str]) -> dict:
+    """The functions defined in Python file ``path``, by name."""
+    if not path:
+        return {}
+    import importlib.util
+    import inspect
+
+    spec = importlib.util.spec_from_file_location("dl2sql_user_externs", path)
+    if spec is None or spec.loader is None:
+        raise RuntimeFailure(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except FileNotFoundError:
+        raise
+    except Exception as e:  # the user's module failed to import
+        raise RuntimeFailure(f"{path}: cannot load extern functions: {e}") from e
+    return {n: f for n, f in vars(module).items() if inspect.isfunction(f) or
+            inspect.isbuiltin(f)}
+
+
+def _replay(program, engine, master, commands, name, init_snapshot, out, err,
+            externs=None) -> int:
     from dl2sql.evaluate import Evaluator
     from dl2sql.replay.session import replay
 
-    evaluator = Evaluator(program, make_runner(engine, master))
+    evaluator = Evaluator(program, make_runner(engine, master), externs=externs)
     return replay(evaluator, commands, out, err, init_snapshot=init_snapshot, filename=name)
 
 

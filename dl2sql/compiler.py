@@ -32,15 +32,16 @@ class CompiledProgram:
     layouts: dict[str, RelationLayout]
     blocks: dict[str, list[Block]]
     relations: dict[str, RelationInfo] = field(default_factory=dict)
+    functions: dict = field(default_factory=dict)  # (name, targs) -> FunctionIR
     _plans: dict[str, Plan] = field(default_factory=dict)
 
     def plan_for(self, dialect: str) -> Plan:
         """The plan with its SQL built for ``dialect`` ("spark" or "duckdb")."""
         if dialect not in self._plans:
             inputs = [r for r, i in self.relations.items() if i.role == "input"]
-            ec = ExprCompiler(self.symbols.env, DIALECTS[dialect])
-            self._plans[dialect] = PlanBuilder(self.layouts, ec).build(
-                self.strata, self.blocks, inputs)
+            ec = ExprCompiler(self.symbols.env, DIALECTS[dialect], self.functions)
+            plan = PlanBuilder(self.layouts, ec).build(self.strata, self.blocks, inputs)
+            self._plans[dialect] = dataclasses.replace(plan, functions=tuple(ec.udfs.values()))
         return self._plans[dialect]
 
     @property
@@ -71,10 +72,10 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     layouts = {r: relation_layout(r, i.record_type, syms.env) for r, i in relations.items()}
     strata = stratify(checked.rules, list(relations))
     blocks: dict[str, list[Block]] = {}
-    for b in lower_rules(checked.rules, layouts, syms.env):
+    for b in lower_rules(checked.rules, layouts, syms.env, checked.functions):
         blocks.setdefault(b.relation, []).append(b)
     program = CompiledProgram(path, modules, syms, checked.rules, strata, layouts, blocks,
-                              relations)
+                              relations, functions=checked.functions)
     program.plan_for("duckdb")  # builds the SQL once, so that errors surface here
     return program
 

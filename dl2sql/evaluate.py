@@ -13,16 +13,42 @@ class Evaluator:
     This is the object replay drives: ``type_env``, ``relations`` and ``evaluate``.
     """
 
-    def __init__(self, program: CompiledProgram, runner, progress=None):
+    def __init__(self, program: CompiledProgram, runner, progress=None,
+                 externs: dict | None = None):
         self.program, self.runner, self.progress = program, runner, progress
         self.type_env = program.type_env
         self.relations = program.relations
+        self.externs = bind_externs(program, externs or {})
+        self._registered: set[str] = set()
+
+    def _register_udfs(self, plan) -> None:
+        """Register the plan's Python UDFs on the runner (once per runner)."""
+        if not plan.functions:
+            return
+        from dl2sql.interp import Interpreter, make_udf
+        from dl2sql.sqlgen.types import sql_type
+
+        env = self.type_env
+        functions = dict(self.program.functions)
+        for spec in plan.functions:
+            if spec.synthetic is not None:
+                functions[(spec.func, spec.targs)] = spec.synthetic
+        interp = Interpreter(env, functions, self.externs)
+        for spec in plan.functions:
+            if spec.name in self._registered:
+                continue
+            fn = make_udf(interp, spec.func, spec.targs, spec.params, spec.ret, env)
+            self.runner.register_function(spec.name, fn,
+                                          [sql_type(p, env) for p in spec.params],
+                                          sql_type(spec.ret, env))
+            self._registered.add(spec.name)
 
     def evaluate(self, inputs: dict[str, set], relations=None) -> dict[str, set]:
         """Contents of every non-input relation (or of ``relations``) given the full
         contents of the input relations."""
         p, env = self.program, self.type_env
         plan = p.plan_for(self.runner.dialect)
+        self._register_udfs(plan)
         rows = {}
         for rel in p.input_relations():
             table = plan.inputs[[t.name for t in plan.inputs].index(
@@ -57,7 +83,8 @@ def _engine_message(e: Exception) -> str:
 
 
 def replay_program(program: CompiledProgram, runner, commands: str, *,
-                   init_snapshot: bool = True, filename: str = "<stdin>"):
+                   init_snapshot: bool = True, filename: str = "<stdin>",
+                   externs: dict | None = None):
     """Replay DDlog ``commands`` against ``program`` on ``runner``; returns
     ``(exit code, stdout text, stderr text)``."""
     import io
@@ -65,6 +92,30 @@ def replay_program(program: CompiledProgram, runner, commands: str, *,
     from dl2sql.replay.session import replay
 
     out, err = io.StringIO(), io.StringIO()
-    code = replay(Evaluator(program, runner), commands, out, err,
+    code = replay(Evaluator(program, runner, externs=externs), commands, out, err,
                   init_snapshot=init_snapshot, filename=filename)
     return code, out.getvalue(), err.getvalue()
+
+
+def bind_externs(program: CompiledProgram, externs: dict) -> dict:
+    """Map the user's Python callables to the extern functions the program calls, by
+    qualified or plain name; a missing one is a located error."""
+    from dl2sql.diagnostics import Diagnostics
+    from dl2sql.types.check_functions import calls_in
+
+    bound, diags = {}, Diagnostics()
+    called = {c.func for r in program.rules for c in calls_in(r)}
+    called |= {c.func for f in program.functions.values() for c in calls_in(f.body)}
+    for key in sorted(called):
+        sym = program.symbols.function(key)
+        if not sym.decl.extern or sym.builtin:
+            continue
+        plain = sym.name.split("#", 1)[0]
+        fn = externs.get(plain) or externs.get(plain.rsplit("::", 1)[-1])
+        if fn is None:
+            diags.error(sym.decl.span, f"extern function `{plain}` has no implementation: "
+                                       f"pass a Python function named "
+                                       f"`{plain.rsplit('::', 1)[-1]}` (CLI: --externs FILE.py)")
+        bound[sym.name] = fn
+    diags.raise_if_errors()
+    return bound

@@ -71,6 +71,20 @@ Stmt = Union[Materialize, Append, Rename, Loop]
 
 
 @dataclass(frozen=True)
+class UdfSpec:
+    """A Python UDF the plan calls: SQL name, the function it runs (``func`` with type
+    arguments ``targs``, or a ``synthetic`` FunctionIR for an expression SQL cannot
+    express), and its DDlog parameter and result types."""
+
+    name: str
+    func: str
+    targs: tuple
+    params: tuple
+    ret: object
+    synthetic: object = None
+
+
+@dataclass(frozen=True)
 class Plan:
     """A whole program: ``inputs`` are loaded by the caller, ``outputs`` are read back.
     ``relations`` maps each DDlog relation (qualified name) to its final table."""
@@ -78,3 +92,4 @@ class Plan:
     inputs: tuple[Table, ...]
     statements: tuple[Stmt, ...]
     relations: dict
+    functions: tuple[UdfSpec, ...] = ()

@@ -40,8 +40,12 @@ class Dialect:
 
     name: str
     decimal_int_div: Callable[[exp.Expression, exp.Expression], exp.Expression]
+    byte_length: Callable[[exp.Expression], exp.Expression]
 
 
-SPARK = Dialect("spark", _spark_decimal_div)
-DUCKDB = Dialect("duckdb", _duckdb_decimal_div)
+SPARK = Dialect("spark", _spark_decimal_div,
+                lambda s: exp.Anonymous(this="octet_length", expressions=[s]))
+# DuckDB's strlen counts bytes (length counts characters)
+DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
+                 lambda s: exp.Anonymous(this="strlen", expressions=[s]))
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

@@ -5,6 +5,7 @@ import math
 
 from sqlglot import exp
 
+from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.types import is_decimal, sql_type, struct_slots
 from dl2sql.types import typed as T
@@ -39,11 +40,14 @@ def dot(e: exp.Expression, name: str) -> exp.Expression:
     return exp.Dot(this=e, expression=exp.to_identifier(name, quoted=True))
 
 
-class ExprCompiler:
-    """Compiles typed expressions for one program (needs its type environment)."""
+class ExprCompiler(CallCompiler):
+    """Compiles typed expressions for one program (needs its type environment and its
+    function instances); collects the Python UDFs the expressions need in ``udfs``."""
 
-    def __init__(self, env: TypeEnv, dialect: Dialect = SPARK):
+    def __init__(self, env: TypeEnv, dialect: Dialect = SPARK, functions=None):
         self.env, self.dialect = env, dialect
+        self.functions = functions or {}
+        self.udfs: dict = {}
 
     # ------------------------------------------------------------------ literals
     def literal(self, t: Type, v) -> exp.Expression:
@@ -98,8 +102,11 @@ class ExprCompiler:
 
     # ------------------------------------------------------------------ expressions
     def compile(self, e: T.TExpr) -> exp.Expression:
-        """SQL for typed expression ``e`` (columns must already be resolved)."""
-        method = getattr(self, "visit_" + type(e).__name__)
+        """SQL for typed expression ``e`` (columns must already be resolved); what SQL
+        cannot express runs in a Python UDF."""
+        method = getattr(self, "visit_" + type(e).__name__, None)
+        if method is None:
+            return self.udf_expr(e)
         return method(e)
 
     def visit_TConst(self, e: T.TConst):
@@ -143,6 +150,8 @@ class ExprCompiler:
             self.compile(e.els))
 
     def visit_TToString(self, e: T.TToString):
+        if isinstance(e.expr.type, (TFloat, TDouble)):
+            return self.udf_expr(e)  # Rust's float formatting differs from SQL's
         return cast(self.compile(e.expr), exp.DataType.build("STRING"))
 
     def visit_TUn(self, e: T.TUn):
@@ -172,8 +181,10 @@ class ExprCompiler:
             return exp.Or(this=exp.Paren(this=l), expression=exp.Paren(this=r))
         if op == "=>":
             return exp.Or(this=exp.Not(this=exp.Paren(this=l)), expression=exp.Paren(this=r))
-        if op == "++":
+        if op == "++" and isinstance(e.type, TString):
             return exp.Concat(expressions=[l, r])
+        if op in ("++", "<<", ">>"):
+            return self.shift_or_concat(e)
         if op in _BITWISE:
             return _BITWISE[op](this=exp.Paren(this=l), expression=exp.Paren(this=r))
         t = e.type

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.types import typed as T
+from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 from dl2sql.values import Record
@@ -18,6 +19,7 @@ class CheckedProgram:
 
     symbols: Symbols
     rules: list[T.CoreRule]
+    functions: dict = dataclasses.field(default_factory=dict)
 
 
 def check_program(modules: list[A.Module]) -> CheckedProgram:
@@ -35,7 +37,9 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
             elif isinstance(d, (A.TransformerDecl, A.ApplyDecl)):
                 diags.error(d.span, "transformers are not supported")
     diags.raise_if_errors()
-    return CheckedProgram(syms, rules)
+    functions = instantiate_functions(rules, syms, diags)
+    diags.raise_if_errors()
+    return CheckedProgram(syms, rules, functions)
 
 
 def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:

@@ -114,8 +114,10 @@ class ExprChecker:
                    else T.TTupleE(TTuple(()), ()))
             self.inf.unify(els.type, then.type, e.span, "the branches of `if`")
             return T.TIf(then.type, cond, then, els)
-        if isinstance(e, A.EBlock) and len(e.items) == 1 and not e.trailing_semi:
-            return self._expr(e.items[0], scope, expected)
+        flow = getattr(self, "flow", None)
+        handled = flow(e, scope, expected) if flow is not None else None
+        if handled is not None:
+            return handled
         what = {A.EMatch: "`match`", A.ECall: "function calls", A.EDotCall: "method calls",
                 A.EClosure: "closures", A.EFor: "`for` loops", A.EBlock: "blocks",
                 A.EVec: "vector literals", A.EMapLit: "map literals", A.ESlice: "bit slices",
@@ -152,8 +154,13 @@ class ExprChecker:
         t = self.resolved(te.type)
         if isinstance(t, TString):
             return te
-        if is_integer(t) or isinstance(t, TBool) or is_infer_var(t):
+        if is_integer(t) or isinstance(t, (TBool, TFloat, TDouble)) or is_infer_var(t):
             return T.TToString(STRING, te)
+        if isinstance(t, TNamed) and t.name in self.syms.env.defs and \
+                hasattr(self, "user_to_string"):
+            call = self.user_to_string(te, t, span)
+            if call is not None:
+                return call
         self.diags.error(span, f"converting a value of type `{self.inf.show(t)}` to a "
                                f"string is not supported yet")
         return T.TConst(STRING, "")
@@ -212,7 +219,13 @@ class ExprChecker:
             if isinstance(self.resolved(l.type), TString):
                 r = self.to_string(self.expr(e.right, scope), e.right.span)
                 return T.TBin(STRING, "++", l, r)
-            return self.unsupported(e.span, "bit-vector concatenation `++`")
+            r = self.expr(e.right, scope)
+            lt, rt = self.resolved(l.type), self.resolved(r.type)
+            if isinstance(lt, TBit) and isinstance(rt, TBit):
+                return T.TBin(TBit(lt.width + rt.width), "++", l, r)
+            self.diags.error(e.span, f"`++` needs strings or two bit<N> values, found "
+                                     f"`{self.inf.show(lt)}` and `{self.inf.show(rt)}`")
+            return T.TConst(STRING, "")
         if op in SHIFT:
             l = self.expr(e.left, scope, expected)
             r = self.expr(e.right, scope, TBit(32))

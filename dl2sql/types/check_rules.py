@@ -5,6 +5,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.check_expr import ExprChecker
+from dl2sql.types.check_flow import FlowChecks
 from dl2sql.types.infer import Inference, has_open_type, zonk
 from dl2sql.types.model import BOOL, TNamed, TTuple, Type
 from dl2sql.types.symbols import Symbols
@@ -12,7 +13,7 @@ from dl2sql.types.symbols import Symbols
 BIND, NO_BIND = "bind", "no-bind"
 
 
-class RuleChecker(ExprChecker):
+class RuleChecker(FlowChecks, ExprChecker):
     """Checks one rule; patterns bind variables into ``scope`` in source order."""
 
     def __init__(self, syms: Symbols, module: str, diags: Diagnostics):

@@ -43,6 +43,11 @@ class FunctionSym:
     module: str
     decl: A.FunctionDef
 
+    @property
+    def builtin(self) -> bool:
+        """An extern function of dl2sql's own standard library."""
+        return self.decl.extern and self.module == "ddlog_std"
+
 
 @dataclass
 class Symbols:
@@ -87,6 +92,13 @@ class Symbols:
 
     def resolve_relation(self, name: str, module: str) -> Optional[str]:
         return self.resolve_in(self.relations, name, module)
+
+    def function(self, key: str) -> FunctionSym:
+        """The function (one overload) with key ``key``."""
+        for sym in self.functions[key.split("#", 1)[0]]:
+            if sym.name == key:
+                return sym
+        raise KeyError(key)
 
     def resolve_function(self, name: str, module: str) -> list[FunctionSym]:
         """All overloads visible under ``name`` (from the first module defining it)."""
@@ -249,4 +261,7 @@ def _declare_relations_and_functions(modules, syms: Symbols, diags: Diagnostics)
                 syms.relation_decls[q] = d
             elif isinstance(d, A.FunctionDef):
                 q = qualify(m.name, d.name)
-                syms.functions.setdefault(q, []).append(FunctionSym(q, m.name, d))
+                overloads = syms.functions.setdefault(q, [])
+                # overloads share a name; later ones get a suffix so each has its own key
+                key = q if not overloads else f"{q}#{len(overloads)}"
+                overloads.append(FunctionSym(key, m.name, d))

@@ -146,8 +146,99 @@ class TIf:
     els: "TExpr"
 
 
+@_node
+class TMatch:
+    """``match (scrutinee) { pattern -> body, ... }``; first matching arm wins. Arm
+    bodies see the variables their pattern binds."""
+
+    type: Type
+    scrutinee: "TExpr"
+    arms: tuple[tuple["Pattern", "TExpr"], ...]
+
+
+@_node
+class TCall:
+    """Call of function ``func`` (qualified name of a DDlog, extern or built-in std
+    function) with ``targs`` the types its type parameters are instantiated with, in
+    declaration order (so ``(func, targs)`` names one monomorphic instance)."""
+
+    type: Type
+    func: str
+    args: tuple["TExpr", ...]
+    targs: tuple[Type, ...] = ()
+
+
+@_node
+class TSeq:
+    """A block ``{ e1; e2; ...; en }``: items evaluated in order, value of the last
+    (a block ending in ``;`` has a unit ``TTupleE`` as its last item)."""
+
+    type: Type
+    items: tuple["TExpr", ...]
+
+
+@_node
+class TLet:
+    """``var x = e`` / ``(var a, var b) = e`` inside a block: binds the pattern's
+    variables for the rest of the block; value ``()``."""
+
+    type: Type
+    pattern: "Pattern"
+    expr: "TExpr"
+
+
+@_node
+class TAssign:
+    """``target = e`` where target is a mutable local, or a field / tuple element of
+    one (``TVarRef``, ``TGetField``, ``TTupleGet`` chains); value ``()``."""
+
+    type: Type
+    target: "TExpr"
+    expr: "TExpr"
+
+
+@_node
+class TFor:
+    """``for (pattern in iterable) body``; value ``()``."""
+
+    type: Type
+    pattern: "Pattern"
+    iterable: "TExpr"
+    body: "TExpr"
+
+
+@_node
+class TBreak:
+    type: Type
+
+
+@_node
+class TContinue:
+    type: Type
+
+
+@_node
+class TReturn:
+    """``return e`` from the enclosing function (``type`` is the type of the
+    expression position, which can be anything; ``expr.type`` is the return type)."""
+
+    type: Type
+    expr: "TExpr"
+
+
+@_node
+class TSlice:
+    """Bit slice ``expr[hi:lo]`` of a ``bit<N>``/``signed<N>`` value."""
+
+    type: Type
+    expr: "TExpr"
+    hi: int
+    lo: int
+
+
 TExpr = Union[TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
-              TTupleGet, TIsCtor, TBin, TUn, TCast, TToString, TIf]
+              TTupleGet, TIsCtor, TBin, TUn, TCast, TToString, TIf, TMatch, TCall, TSeq,
+              TLet, TAssign, TFor, TBreak, TContinue, TReturn, TSlice]
 
 
 # ---------------------------------------------------------------- patterns
@@ -198,6 +289,20 @@ class PBind:
 
 
 Pattern = Union[PVar, PWild, PEq, PCtor, PTuple, PBind]
+
+
+@_node
+class FunctionIR:
+    """One monomorphic instance of a function written in DDlog: concrete parameter and
+    return types, typed body. ``name`` is the qualified function name, ``targs`` the
+    type arguments of this instance."""
+
+    name: str
+    targs: tuple[Type, ...]
+    params: tuple[tuple[str, Type], ...]
+    mutable: tuple[bool, ...]
+    ret: Type
+    body: "TExpr"
 
 
 # ---------------------------------------------------------------- rules

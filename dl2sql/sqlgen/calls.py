@@ -1,0 +1,172 @@
+"""Calls, bit operations and the Python-UDF fallback of SQL generation.
+
+A standard-library function with a SQL equivalent whose semantics match DDlog's
+exactly is compiled natively (``NATIVE``); everything else — DDlog functions that could
+not be inlined, user extern functions, std functions whose SQL spelling would differ
+from Rust's behaviour (byte-counting ``substr``, Unicode ``trim``, float formatting) —
+becomes a call of a Python UDF that runs dl2sql's interpreter, registered on both
+engines under the same name. docs/udfs.md lists which constructs fall back and why.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from sqlglot import exp
+
+from dl2sql.plan.nodes import UdfSpec
+from dl2sql.sqlgen.types import is_decimal, sql_type
+from dl2sql.types import typed as T
+from dl2sql.types.model import (OPTION, RESULT, TBigInt, TBit, TBool, TNamed, TSigned,
+                                TString, default_value)
+
+
+def _tag_is(index: int):
+    def build(ec, args, call):
+        return exp.EQ(this=exp.Dot(this=args[0], expression=exp.to_identifier("tag", True)),
+                      expression=exp.Literal.number(index))
+    return build
+
+
+def _not_tag(index: int):
+    def build(ec, args, call):
+        return exp.NEQ(this=exp.Dot(this=args[0], expression=exp.to_identifier("tag", True)),
+                       expression=exp.Literal.number(index))
+    return build
+
+
+def _unwrap_or(field: str, index: int):
+    def build(ec, args, call):
+        tag = exp.Dot(this=args[0], expression=exp.to_identifier("tag", True))
+        value = exp.Dot(this=args[0].copy(), expression=exp.to_identifier(field, True))
+        return exp.Case().when(exp.EQ(this=tag, expression=exp.Literal.number(index)),
+                               value).else_(args[1])
+    return build
+
+
+def _scalar(t) -> bool:
+    return isinstance(t, (TBool, TString, TBit, TSigned, TBigInt))
+
+
+def _least_greatest(node):
+    def build(ec, args, call):
+        if not _scalar(call.type):
+            return None
+        return node(this=args[0], expressions=[args[1]])
+    return build
+
+
+def _to_string(ec, args, call):
+    t = call.args[0].type
+    if isinstance(t, TString):
+        return args[0]
+    if _scalar(t):
+        return exp.Cast(this=args[0], to=exp.DataType.build("STRING"))
+    return None
+
+
+def _string_fn(node):
+    def build(ec, args, call):
+        return node(this=args[0], expression=args[1])
+    return build
+
+
+def _byte_length(ec, args, call):
+    if not isinstance(call.args[0].type, TString):
+        return None
+    return ec.dialect.byte_length(args[0])
+
+
+# name -> builder(ec, compiled args, TCall) -> expression, or None to fall back to a UDF
+NATIVE: dict[str, Callable] = {
+    "ddlog_std::is_some": _tag_is(1),
+    "ddlog_std::is_none": _tag_is(0),
+    "ddlog_std::is_ok": _tag_is(0),
+    "ddlog_std::is_err": _tag_is(1),
+    "ddlog_std::min": _least_greatest(exp.Least),
+    "ddlog_std::max": _least_greatest(exp.Greatest),
+    "ddlog_std::to_string": _to_string,
+    "ddlog_std::len": _byte_length,
+    "ddlog_std::string_len": _byte_length,
+    "ddlog_std::starts_with": _string_fn(exp.StartsWith),
+    "ddlog_std::ends_with": _string_fn(exp.EndsWith),
+}
+
+
+class CallCompiler:
+    """Mixin of ExprCompiler: calls, UDF fallbacks, slices, shifts."""
+
+    def visit_TCall(self, e: T.TCall):
+        args = [self.compile(a) for a in e.args]
+        base = e.func.split("#", 1)[0]
+        if base == "ddlog_std::default":
+            return self.literal(e.type, default_value(e.type, self.env))
+        if base in ("ddlog_std::unwrap_or",):
+            t = e.args[0].type
+            if isinstance(t, TNamed) and t.name == OPTION:
+                return _unwrap_or("Some_x", 1)(self, args, e)
+            if isinstance(t, TNamed) and t.name == RESULT:
+                return _unwrap_or("Ok_res", 0)(self, args, e)
+        builder = NATIVE.get(base) if e.func not in self.functions else None
+        native = builder(self, args, e) if builder is not None else None
+        if native is not None:
+            return native
+        return self.udf_call(e.func, e.targs, [a.type for a in e.args], e.type, args)
+
+    def udf_call(self, func, targs, params, ret, args, synthetic=None) -> exp.Expression:
+        """Call of the Python UDF running ``func`` (registered once per instance)."""
+        key = (func, targs, synthetic)
+        spec = self.udfs.get(key)
+        if spec is None:
+            name = f"dl2sql_udf_{len(self.udfs) + 1}"
+            if synthetic is not None:  # each expression is a function of its own
+                func = f"<expression {name}>"
+                synthetic = dataclasses.replace(synthetic, name=func)
+            spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic)
+            self.udfs[key] = spec
+        return exp.Anonymous(this=spec.name, expressions=args)
+
+    def udf_expr(self, e: T.TExpr) -> exp.Expression:
+        """Evaluate ``e`` with the interpreter: its columns become UDF parameters."""
+        cols: list[T.TCol] = []
+
+        def close(n):
+            if isinstance(n, T.TCol):
+                if n not in cols:
+                    cols.append(n)
+                return T.TVarRef(n.type, f"p{cols.index(n)}")
+            if isinstance(n, tuple):
+                return tuple(close(x) for x in n)
+            if dataclasses.is_dataclass(n) and n.__class__.__module__ == T.__name__:
+                return dataclasses.replace(n, **{f.name: close(getattr(n, f.name))
+                                                 for f in dataclasses.fields(n)
+                                                 if f.name != "type"})
+            return n
+        body = close(e)
+        fn = T.FunctionIR("<expression>", (), tuple((f"p{i}", c.type) for i, c in enumerate(cols)),
+                          tuple(False for _ in cols), e.type, body)
+        return self.udf_call("<expression>", (), [c.type for c in cols], e.type,
+                             [self.compile(c) for c in cols], synthetic=fn)
+
+    def visit_TSlice(self, e: T.TSlice):
+        # bits hi..lo of a non-negative value: (x DIV 2^lo) MOD 2^width
+        src = self.compile(e.expr)
+        t = e.expr.type
+        if isinstance(t, TSigned):
+            return self.udf_expr(e)
+        div = self.literal(t, 2 ** e.lo)
+        shifted = (self.dialect.decimal_int_div(src, div) if is_decimal(t)
+                   else exp.IntDiv(this=exp.Paren(this=src), expression=div))
+        out = exp.Mod(this=exp.Paren(this=shifted), expression=self.literal(t, 2 ** e.type.width))
+        return exp.Cast(this=out, to=sql_type(e.type, self.env))
+
+    def shift_or_concat(self, e: T.TBin):
+        """``<<``, ``>>`` and bit-vector ``++``: native for narrow values, else a UDF."""
+        t = e.type
+        if e.op == "++" and isinstance(t, TBit) and t.width <= 62:
+            width = e.right.type.width
+            l, r = self.compile(e.left), self.compile(e.right)
+            return exp.Add(this=exp.Mul(this=exp.Paren(this=l), expression=self.literal(
+                t, 2 ** width)), expression=exp.Paren(this=r))
+        return self.udf_expr(e)
+

@@ -1,0 +1,236 @@
+"""Type checking of calls, ``match``, blocks and control flow (a mixin of RuleChecker).
+
+Calls are resolved against the overloads visible from the module; a generic function
+gets fresh type variables per call, and the call records the types they resolve to
+(``TCall.targs``), so that each instance can be checked and compiled on its own.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from dl2sql.ast import nodes as A
+from dl2sql.diagnostics import suggest
+from dl2sql.types import typed as T
+from dl2sql.types.exhaustive import missing_case
+from dl2sql.types.infer import is_infer_var
+from dl2sql.types.model import (BOOL, STRING, TBit, TNamed, TString, TTuple, TVar, Type,
+                                UNIT)
+from dl2sql.types.symbols import FunctionSym
+
+
+def signature_tvars(fn: A.FunctionDef) -> list[str]:
+    """Type variables of a function signature, in order of first appearance."""
+    out: list[str] = []
+
+    def walk(t):
+        if isinstance(t, A.TVarE):
+            if t.name not in out:
+                out.append(t.name)
+        elif isinstance(t, (A.TTupleE,)):
+            for e in t.elems:
+                walk(e)
+        elif isinstance(t, A.TNameE):
+            for a in t.args:
+                walk(a)
+        elif isinstance(t, A.TFunctionE):
+            for p in t.params:
+                walk(p.type)
+            if t.ret:
+                walk(t.ret)
+    for p in fn.params:
+        walk(p.type)
+    if fn.ret:
+        walk(fn.ret)
+    return out
+
+
+class FlowChecks:
+    """Checks for calls, match, blocks; mixed into RuleChecker."""
+
+    ret_type: Optional[Type] = None  # set while checking a function body
+    mutable: frozenset = frozenset()
+
+    # ------------------------------------------------------------------ calls
+    def signature(self, sym: FunctionSym):
+        """(param types, return type, type-argument variables) with fresh variables."""
+        tvars = signature_tvars(sym.decl)
+        mapping = {n: self.inf.fresh() for n in tvars}
+        params = [self.syms.to_type(p.type, sym.module, mapping, self.diags)
+                  for p in sym.decl.params]
+        ret = (self.syms.to_type(sym.decl.ret, sym.module, mapping, self.diags)
+               if sym.decl.ret else UNIT)
+        return params, ret, tuple(mapping[n] for n in tvars)
+
+    def call(self, e, scope, expected) -> T.TExpr:
+        """A function call, ``f(args)`` or ``recv.f(args)``."""
+        args = (e.recv,) + e.args if isinstance(e, A.EDotCall) else e.args
+        cands = [s for s in self.syms.resolve_function(e.func, self.module)
+                 if len(s.decl.params) == len(args)]
+        if not cands:
+            every = self.syms.resolve_function(e.func, self.module)
+            if every:
+                n = sorted({len(s.decl.params) for s in every})
+                self.diags.error(e.span, f"function `{e.func}` takes "
+                                         f"{' or '.join(map(str, n))} argument(s), "
+                                         f"{len(args)} given")
+            else:
+                known = {n.rsplit("::", 1)[-1] for n in self.syms.functions}
+                self.diags.error(e.span, f"unknown function `{e.func}`"
+                                 + suggest(e.func.rsplit("::", 1)[-1], known))
+            return T.TConst(self.inf.fresh(), None)
+        targs_typed = [self.expr(a, scope) for a in args]
+        for sym in cands:
+            params, ret, tvars = self.signature(sym)
+            if len(cands) > 1 and not self._fits(params, targs_typed):
+                continue
+            for a, p, te in zip(args, params, targs_typed):
+                self.inf.unify(te.type, p, a.span, f"argument of `{e.func}`")
+            return T.TCall(ret, sym.name, tuple(targs_typed), tvars)
+        shown = ", ".join(f"`{self.inf.show(t.type)}`" for t in targs_typed)
+        self.diags.error(e.span, f"no overload of `{e.func}` takes arguments of type {shown}")
+        return T.TConst(self.inf.fresh(), None)
+
+    def _fits(self, params, args) -> bool:
+        saved = dict(self.inf.subst)
+        ok = all(self.inf._unify(self.inf.resolve(a.type), self.inf.resolve(p), None)
+                 for p, a in zip(params, args))
+        self.inf.subst = saved
+        return ok
+
+    def user_to_string(self, te: T.TExpr, t: TNamed, span) -> Optional[T.TExpr]:
+        """``to_string(x)`` declared by the user for ``x``'s type, if any."""
+        module = self.syms.env.defs[t.name].module
+        for sym in self.syms.resolve_function("to_string", module):
+            if sym.module == "ddlog_std" or len(sym.decl.params) != 1:
+                continue
+            params, ret, tvars = self.signature(sym)
+            if self._fits(params, [te]):
+                self.inf.unify(te.type, params[0], span)
+                return T.TCall(STRING, sym.name, (te,), tvars)
+        return None
+
+    # ------------------------------------------------------------------ match
+    def match(self, e: A.EMatch, scope, expected) -> T.TExpr:
+        scrut = self.expr(e.scrutinee, scope)
+        arms = []
+        result: Optional[Type] = expected
+        for arm in e.arms:
+            pending: dict[str, Type] = {}
+            inner = dict(scope)
+            pat = self.pattern(arm.pattern, scrut.type, inner, "bind", pending)
+            inner.update(pending)
+            body = self.expr(arm.body, inner, result)
+            if result is None:
+                result = body.type
+            arms.append((pat, body))
+        if result is None:
+            result = UNIT
+        rtype = self.inf.resolve(scrut.type)
+        if not is_infer_var(rtype):
+            gap = missing_case([p for p, _ in arms], rtype, self.syms.env)
+            if gap is not None:
+                self.diags.error(e.span, f"non-exhaustive match: `{gap}` is not covered")
+        return T.TMatch(result, scrut, tuple(arms))
+
+    # ------------------------------------------------------------------ blocks
+    def block(self, e: A.EBlock, scope, expected) -> T.TExpr:
+        inner = dict(scope)
+        items: list[T.TExpr] = []
+        for i, item in enumerate(e.items):
+            last = i == len(e.items) - 1 and not e.trailing_semi
+            items.append(self.statement(item, inner, expected if last else None))
+        if not items or e.trailing_semi:
+            items.append(T.TTupleE(UNIT, ()))
+        return T.TSeq(items[-1].type, tuple(items))
+
+    def statement(self, e: A.Expr, scope: dict, expected) -> T.TExpr:
+        """One block item; ``var`` declarations extend ``scope`` in place."""
+        if isinstance(e, A.EAssign) and _declares(e.lhs):
+            rhs = self.expr(e.rhs, scope)
+            pending: dict[str, Type] = {}
+            pat = self.pattern(e.lhs, rhs.type, scope, "bind", pending)
+            scope.update(pending)
+            self.mutable = self.mutable | set(pending)
+            return T.TLet(UNIT, pat, rhs)
+        if isinstance(e, A.EAssign):
+            target = self.expr(e.lhs, scope)
+            root = _root_var(target)
+            if root is None or root not in self.mutable:
+                self.diags.error(e.lhs.span, "only local variables declared with `var` and "
+                                             "`mut` arguments can be assigned")
+            return T.TAssign(UNIT, target, self.expr(e.rhs, scope, target.type))
+        return self.expr(e, scope, expected)
+
+    def flow(self, e, scope, expected) -> Optional[T.TExpr]:
+        """Control-flow and call forms, or None when ``e`` is none of them."""
+        if isinstance(e, (A.ECall, A.EDotCall)):
+            if isinstance(e, A.ECall) and e.func == "default" and not e.args:
+                t = expected if expected is not None else self.inf.fresh()
+                return T.TCall(t, "ddlog_std::default", (), (t,))
+            return self.call(e, scope, expected)
+        if isinstance(e, A.EMatch):
+            return self.match(e, scope, expected)
+        if isinstance(e, A.EBlock):
+            return self.block(e, scope, expected)
+        if isinstance(e, A.EFor):
+            iterable = self.expr(e.iterable, scope)
+            elem = self._element_type(iterable.type, e.iterable.span)
+            inner = dict(scope)
+            pending: dict[str, Type] = {}
+            pat = self.pattern(e.pattern, elem, inner, "bind", pending)
+            inner.update(pending)
+            return T.TFor(UNIT, pat, iterable, self.expr(e.body, inner))
+        if isinstance(e, A.EBreak):
+            return T.TBreak(UNIT)
+        if isinstance(e, A.EContinue):
+            return T.TContinue(UNIT)
+        if isinstance(e, A.EReturn):
+            if self.ret_type is None:
+                self.diags.error(e.span, "`return` outside of a function")
+                return T.TConst(self.inf.fresh(), None)
+            value = (self.expr(e.value, scope, self.ret_type) if e.value is not None
+                     else T.TTupleE(UNIT, ()))
+            if e.value is None:
+                self.inf.unify(UNIT, self.ret_type, e.span, "`return`")
+            return T.TReturn(expected or self.inf.fresh(), value)
+        if isinstance(e, A.ESlice):
+            inner = self.expr(e.expr, scope)
+            t = self.inf.resolve(inner.type)
+            if not isinstance(t, TBit) or not (0 <= e.lo <= e.hi < t.width):
+                self.diags.error(e.span, f"bit slice [{e.hi}:{e.lo}] needs a bit<N> value "
+                                         f"with N > {e.hi}, found `{self.inf.show(t)}`")
+            return T.TSlice(TBit(e.hi - e.lo + 1), inner, e.hi, e.lo)
+        return None
+
+    def _element_type(self, t: Type, span) -> Type:
+        t = self.inf.resolve(t)
+        if isinstance(t, TNamed) and t.name in ("ddlog_std::Vec", "ddlog_std::Set"):
+            return t.args[0]
+        if isinstance(t, TNamed) and t.name == "ddlog_std::Map":
+            return TTuple((t.args[0], t.args[1]))
+        if isinstance(t, TNamed) and t.name == "ddlog_std::Group":
+            return TTuple((t.args[1], self.syms.to_type(A.TSignedE(span, 64), "", {},
+                                                        self.diags)))
+        self.diags.error(span, f"cannot iterate over a value of type `{self.inf.show(t)}`")
+        return self.inf.fresh()
+
+
+def _declares(lhs: A.Expr) -> bool:
+    if isinstance(lhs, A.EVarDecl):
+        return True
+    if isinstance(lhs, A.ETuple):
+        return any(_declares(x) for x in lhs.elems)
+    if isinstance(lhs, A.EStruct):
+        return any(_declares(a.value) for a in lhs.args)
+    if isinstance(lhs, A.ETyped):
+        return _declares(lhs.expr)
+    return False
+
+
+def _root_var(e: T.TExpr) -> Optional[str]:
+    while isinstance(e, (T.TGetField, T.TTupleGet)):
+        e = e.expr
+    return e.name if isinstance(e, T.TVarRef) else None
+
+
+BOOL, TString, TVar  # noqa: B018 - re-exported names used by type annotations elsewhere
