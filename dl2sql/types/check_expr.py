@@ -56,8 +56,10 @@ class ExprChecker:
     # ------------------------------------------------------------------ expressions
     def expr(self, e: A.Expr, scope: dict[str, Type], expected: Optional[Type] = None) -> T.TExpr:
         """Typed version of ``e``; unified with ``expected`` when given."""
+        before = len(self.diags.items)
         te = self._expr(e, scope, expected)
-        if expected is not None:
+        # one mistake, one message: skip the check when a part already failed
+        if expected is not None and len(self.diags.items) == before:
             self.inf.unify(te.type, expected, e.span)
         return te
 
