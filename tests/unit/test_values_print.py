@@ -112,7 +112,9 @@ def _f32_parse(s: str) -> float:
     bits = struct.unpack("<I", struct.pack("<f", abs(lo)))[0]
     cands = [struct.unpack("<f", struct.pack("<I", b))[0] for b in (bits - 1, bits, bits + 1)
              if 0 <= b < 0x7F800000]
-    best = min(cands, key=lambda c: abs(Decimal(c) - abs(d)))
+    # nearest binary32 value; an exact tie goes to the even mantissa, as IEEE parsing does
+    best = min(cands, key=lambda c: (abs(Decimal(c) - abs(d)),
+                                     struct.unpack("<I", struct.pack("<f", c))[0] % 2))
     return math.copysign(best, lo)
 
 
