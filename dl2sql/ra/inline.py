@@ -38,6 +38,16 @@ def has_effects(e) -> bool:
     return False
 
 
+def _push_let(let: T.TLet) -> T.TExpr:
+    """``var p = if/match`` as an ``if``/``match`` statement binding ``p`` per arm."""
+    def bind(body):
+        return T.TSeq(UNIT, (T.TLet(UNIT, let.pattern, body), T.TTupleE(UNIT, ())))
+    e = let.expr
+    if isinstance(e, T.TIf):
+        return T.TIf(UNIT, e.cond, bind(e.then), bind(e.els))
+    return T.TMatch(UNIT, e.scrutinee, tuple((p, bind(b)) for p, b in e.arms))
+
+
 def _items(e: T.TExpr) -> list[T.TExpr]:
     return list(e.items) if isinstance(e, T.TSeq) else [e]
 
@@ -59,6 +69,8 @@ class Inliner:
         if isinstance(e, T.TSeq):
             return self.seq(list(e.items), scope)
         if isinstance(e, T.TMatch):
+            if has_effects(e):
+                raise NotInlinable("`return` or assignment inside a match expression")
             return self.match(e, scope, [])
         if isinstance(e, T.TCall):
             return self.call(e, [self.expr(a, scope) for a in e.args])
@@ -116,6 +128,12 @@ class Inliner:
             rest = items[i + 1:]
             if isinstance(item, T.TSeq):
                 return self.seq(list(item.items) + rest, scope)
+            if isinstance(item, T.TLet) and isinstance(item.expr, T.TReturn):
+                return self.expr(item.expr.expr, scope)
+            if isinstance(item, T.TLet) and isinstance(item.expr, (T.TIf, T.TMatch)) and \
+                    has_effects(item.expr):
+                # `var p = match/if {...}` whose arms return: bind p inside each arm
+                return self.seq([_push_let(item)] + rest, scope)
             if isinstance(item, T.TLet):
                 value = self.expr(item.expr, scope)
                 conds = match_pattern(item.pattern, value, self.env, scope,

@@ -193,6 +193,8 @@ class FlowChecks:
             if e.value is None:
                 self.inf.unify(UNIT, self.ret_type, e.span, "`return`")
             return T.TReturn(expected or self.inf.fresh(), value)
+        if isinstance(e, A.ETry):
+            return self.try_(e, scope)
         if isinstance(e, A.ESlice):
             inner = self.expr(e.expr, scope)
             t = self.inf.resolve(inner.type)
@@ -201,6 +203,34 @@ class FlowChecks:
                                          f"with N > {e.hi}, found `{self.inf.show(t)}`")
             return T.TSlice(TBit(e.hi - e.lo + 1), inner, e.hi, e.lo)
         return None
+
+    def try_(self, e: A.ETry, scope) -> T.TExpr:
+        """``e?``: the ``Some``/``Ok`` payload, else return ``None`` / the ``Err``."""
+        inner = self.expr(e.expr, scope)
+        t = self.inf.resolve(inner.type)
+        ret = self.inf.resolve(self.ret_type) if self.ret_type is not None else None
+        kinds = {"ddlog_std::Option": ("ddlog_std::Some", "x"),
+                 "ddlog_std::Result": ("ddlog_std::Ok", "res")}
+        if not isinstance(t, TNamed) or t.name not in kinds or not isinstance(ret, TNamed) \
+                or ret.name not in kinds or (t.name, ret.name) == (
+                    "ddlog_std::Option", "ddlog_std::Result"):
+            self.diags.error(e.span, "`?` needs an Option or Result inside a function that "
+                                     "returns Option or Result (an Option cannot be "
+                                     "propagated from a function returning Result)")
+            return T.TConst(self.inf.fresh(), None)
+        ok_ctor, field = kinds[t.name]
+        payload = t.args[0]
+        var = f"?try{id(e)}"
+        if ret.name == "ddlog_std::Option":
+            failure: T.TExpr = T.TStruct(ret, "ddlog_std::None", ())
+        else:
+            err = T.TCtorField(t.args[1], T.TVarRef(t, var), "ddlog_std::Err", "err")
+            self.inf.unify(t.args[1], ret.args[1], e.span, "the error type of `?`")
+            failure = T.TStruct(ret, "ddlog_std::Err", (err,))
+        arms = ((T.PCtor(t, ok_ctor, ((field, T.PVar(payload, var)),)),
+                 T.TVarRef(payload, var)),
+                (T.PBind(t, var, T.PWild(t)), T.TReturn(payload, failure)))
+        return T.TMatch(payload, inner, arms)
 
     def _element_type(self, t: Type, span) -> Type:
         t = self.inf.resolve(t)
