@@ -3,7 +3,8 @@ Spark and must print exactly ``NAME.dump.expected``.
 
 A case folder holds ``NAME.dl``, ``NAME.dat`` (commands; may be absent for an empty
 session), ``NAME.dump.expected`` and optionally ``flags`` (replay flags such as
-``--output-internal-relations`` or ``--no-init-snapshot``, one per line).
+``--output-internal-relations`` or ``--no-init-snapshot``, one per line) and
+``externs.py`` (Python implementations of the program's extern functions).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dl2sql.cli import load_externs
 from dl2sql.compiler import compile_file
 from dl2sql.evaluate import replay_program
 
@@ -26,8 +28,11 @@ def replay_case(folder: Path, runner) -> tuple[int, str, str]:
                            output_internal="--output-internal-relations" in flags)
     dat = folder / f"{name}.dat"
     commands = dat.read_text(encoding="utf-8") if dat.exists() else ""
+    externs = load_externs(str(folder / "externs.py")) if (folder / "externs.py").exists() \
+        else {}
     return replay_program(program, runner, commands,
-                          init_snapshot="--no-init-snapshot" not in flags, filename=str(dat))
+                          init_snapshot="--no-init-snapshot" not in flags, filename=str(dat),
+                          externs=externs)
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -109,7 +109,7 @@ class Inliner:
         (with closed arguments) when the body cannot be inlined."""
         key = (e.func, e.targs)
         fn = self.functions.get(key)
-        if fn is None or key in self._stack or len(self._stack) >= MAX_DEPTH:
+        if fn is None or self.recursive(key) or len(self._stack) >= MAX_DEPTH:
             return T.TCall(e.type, e.func, tuple(args), e.targs)
         self._stack.append(key)
         try:
@@ -119,6 +119,27 @@ class Inliner:
             return T.TCall(e.type, e.func, tuple(args), e.targs)
         finally:
             self._stack.pop()
+
+    def recursive(self, key) -> bool:
+        """Whether function instance ``key`` can call itself (then it is not inlined:
+        the interpreter runs the whole call)."""
+        if not hasattr(self, "_recursive"):
+            from dl2sql.types.check_functions import calls_in
+
+            graph = {k: {(c.func, c.targs) for c in calls_in(f.body)}
+                     for k, f in self.functions.items()}
+            self._recursive = set()
+            for start in graph:
+                seen, todo = set(), list(graph[start])
+                while todo:
+                    k = todo.pop()
+                    if k == start:
+                        self._recursive.add(start)
+                        break
+                    if k not in seen:
+                        seen.add(k)
+                        todo += graph.get(k, ())
+        return key in self._recursive
 
     # ------------------------------------------------------------------ blocks
     def seq(self, items: list[T.TExpr], scope: dict) -> T.TExpr:

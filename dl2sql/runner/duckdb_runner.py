@@ -166,3 +166,26 @@ class DuckDBRunner:
     def count(self, table: Table) -> int:
         """Number of rows of ``table`` (used by benchmarks and checks, not by loops)."""
         return self.con.execute(f"SELECT count(*) FROM {_ident(table.name)}").fetchone()[0]
+
+    def register_function(self, name: str, fn, arg_types, ret_type) -> None:
+        """Register ``fn`` (normalised values in and out) as DuckDB scalar function ``name``;
+        an exception inside ``fn`` fails the query with its message."""
+        import duckdb
+
+        to_db = _to_duckdb(ret_type)
+
+        def call(*args):
+            return to_db(fn(*[normalize(a) for a in args]))
+        # DuckDB checks the Python signature's arity against the parameter list
+        params = ", ".join(f"a{i}" for i in range(len(arg_types)))
+        namespace = {"call": call}
+        exec(f"def wrapped({params}):\n    return call({params})\n", namespace)
+        wrapped = namespace["wrapped"]
+        try:
+            self.con.remove_function(name)
+        except Exception:  # not registered yet
+            pass
+        self.con.create_function(
+            name, wrapped, [duckdb.sqltype(t.sql(dialect="duckdb")) for t in arg_types],
+            duckdb.sqltype(ret_type.sql(dialect="duckdb")),
+            exception_handling=duckdb.PythonExceptionHandling.DEFAULT, side_effects=False)

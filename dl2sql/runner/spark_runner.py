@@ -372,3 +372,14 @@ class SparkRunner:
         """Number of rows of ``table`` (one action; for checks, not used by loops)."""
         self.actions += 1
         return self.tables[table.name].count()
+
+    def register_function(self, name: str, fn, arg_types, ret_type) -> None:
+        """Register ``fn`` (normalised values in and out) as Spark SQL function ``name``."""
+        from pyspark.sql.types import StructType
+
+        schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
+        to_spark = _to_spark(ret_type)
+
+        def wrapped(*args):
+            return to_spark(fn(*[normalize(a) for a in args]))
+        self.spark.udf.register(name, wrapped, schema.fields[0].dataType)

@@ -114,7 +114,18 @@ class CallCompiler:
         return self.udf_call(e.func, e.targs, [a.type for a in e.args], e.type, args)
 
     def udf_call(self, func, targs, params, ret, args, synthetic=None) -> exp.Expression:
-        """Call of the Python UDF running ``func`` (registered once per instance)."""
+        """Call of the Python UDF running ``func`` (registered once per instance); a
+        call without arguments is evaluated now and becomes a constant."""
+        if not args and self._foldable(synthetic.body if synthetic else None, func):
+            from dl2sql.interpreter import Interpreter
+
+            functions = dict(self.functions)
+            if synthetic is not None:
+                functions[("<constant>", ())] = dataclasses.replace(synthetic,
+                                                                    name="<constant>")
+                func = "<constant>"
+            value = Interpreter(self.env, functions).call(func, targs, [])
+            return self.literal(ret, value)
         key = (func, targs, synthetic)
         spec = self.udfs.get(key)
         if spec is None:
@@ -125,6 +136,23 @@ class CallCompiler:
             spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic)
             self.udfs[key] = spec
         return exp.Anonymous(this=spec.name, expressions=args)
+
+    def _foldable(self, body, func: str) -> bool:
+        """No user extern is reachable (their results are the user's business)."""
+        from dl2sql.types.check_functions import calls_in
+
+        seen, todo = set(), ([func] if body is None else [c.func for c in calls_in(body)])
+        while todo:
+            f = todo.pop()
+            if f in seen or f.startswith("<"):
+                continue
+            seen.add(f)
+            fns = [fn for (name, _), fn in self.functions.items() if name == f]
+            if not fns and not f.split("#", 1)[0].startswith("ddlog_std::"):
+                return False
+            for fn in fns:
+                todo += [c.func for c in calls_in(fn.body)]
+        return True
 
     def udf_expr(self, e: T.TExpr) -> exp.Expression:
         """Evaluate ``e`` with the interpreter: its columns become UDF parameters."""

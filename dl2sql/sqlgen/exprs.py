@@ -146,8 +146,16 @@ class ExprCompiler(CallCompiler):
                       expression=exp.Literal.number(ctors.index(e.ctor)))
 
     def visit_TIf(self, e: T.TIf):
-        return exp.Case().when(self.compile(e.cond), self.compile(e.then)).else_(
+        before = dict(self.udfs)
+        case = exp.Case().when(self.compile(e.cond), self.compile(e.then)).else_(
             self.compile(e.els))
+        if len(self.udfs) > len(before):
+            # Spark evaluates Python UDFs for every row, whatever the CASE decides, so a
+            # UDF under a condition could fail on rows the condition excludes: the
+            # interpreter evaluates the whole conditional instead.
+            self.udfs = before
+            return self.udf_expr(e)
+        return case
 
     def visit_TToString(self, e: T.TToString):
         if isinstance(e.expr.type, (TFloat, TDouble)):
