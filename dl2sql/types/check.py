@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
+from dl2sql.passes.ftl import desugar_ftl
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_rules import RuleChecker
@@ -24,6 +25,7 @@ class CheckedProgram:
 
 def check_program(modules: list[A.Module]) -> CheckedProgram:
     """Type-check ``modules``; raises :class:`CompileError` with every error found."""
+    modules = [desugar_ftl(m) for m in modules]
     diags = Diagnostics()
     syms = collect_symbols(modules, diags)
     _check_relation_decls(modules, syms, diags)
@@ -32,8 +34,6 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
         for d in m.decls:
             if isinstance(d, A.Rule):
                 rules.append(RuleChecker(syms, m.name, diags).rule(d))
-            elif isinstance(d, A.ForStatement):
-                diags.error(d.span, "`for` statements (FTL syntax) are not supported yet")
             elif isinstance(d, (A.TransformerDecl, A.ApplyDecl)):
                 diags.error(d.span, "transformers are not supported")
     diags.raise_if_errors()
