@@ -74,6 +74,9 @@ class Interpreter:
     def _TStruct(self, e, scope):
         return Record(e.ctor, tuple(self.eval(a, scope) for a in e.args))
 
+    def _TVec(self, e, scope):
+        return tuple(self.eval(a, scope) for a in e.elems)
+
     def _TTupleE(self, e, scope):
         return tuple(self.eval(a, scope) for a in e.elems)
 

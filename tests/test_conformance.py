@@ -25,7 +25,7 @@ needs_repo = pytest.mark.skipif(
 
 # program -> replay flags, as upstream's test scripts run them
 FLAGS = {"three": ("--output-internal-relations",)}
-REQUIRED = ("three", "path")
+REQUIRED = ("three", "path", "bit_shift", "ovn_ftl")
 SURVEY_RESULTS: dict[str, str] = {}
 
 

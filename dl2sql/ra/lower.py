@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dl2sql.ra.inline import Inliner
-from dl2sql.ra.nodes import AntiJoin, Block, RelationLayout, Source
+from dl2sql.ra.nodes import AntiJoin, Block, RelationLayout, Source, Unnest
 from dl2sql.ra.patterns import field_of, match_pattern
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL, TBool, TNamed, TTuple, TypeEnv, Type
@@ -47,6 +47,7 @@ class RuleLowering:
         self.sources: list[Source] = []
         self.conditions: list[T.TExpr] = []
         self.antijoins: list[AntiJoin] = []
+        self.unnests: list[Unnest] = []
         self.bindings: dict[str, T.TExpr] = {}
         self._aliases = 0
 
@@ -64,6 +65,11 @@ class RuleLowering:
                 self.antijoins.append(AntiJoin(src, tuple(self.match(clause.pattern, rec))))
             elif isinstance(clause, T.CFilter):
                 self.conditions.append(self.subst(clause.cond))
+            elif isinstance(clause, T.CFlatMap):
+                elem = clause.pattern.type
+                un = Unnest(self._alias(), self.subst(clause.expr), elem)
+                self.unnests.append(un)
+                self.conditions += self.match(clause.pattern, T.TCol(elem, un.alias, "_e"))
             else:
                 self.conditions += self.match(clause.pattern, self.subst(clause.expr))
         blocks = []
@@ -71,7 +77,7 @@ class RuleLowering:
             layout = self.layouts[h.relation]
             outs = columns_of(layout, self.subst(h.record), self.env)
             blocks.append(Block(h.relation, tuple(self.sources), tuple(self.conditions),
-                                tuple(self.antijoins), outs, h.span))
+                                tuple(self.antijoins), outs, h.span, tuple(self.unnests)))
         return blocks
 
     def _alias(self) -> str:

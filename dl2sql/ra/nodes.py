@@ -34,6 +34,16 @@ class AntiJoin:
 
 
 @dataclass(frozen=True)
+class Unnest:
+    """One row per element of the collection ``expr`` (a closed expression over the
+    block's sources); the element is column ``_e`` of ``alias``."""
+
+    alias: str
+    expr: TExpr
+    elem_type: Type
+
+
+@dataclass(frozen=True)
 class Block:
     """``SELECT outputs FROM sources WHERE conditions AND NOT EXISTS ...``."""
 
@@ -43,13 +53,14 @@ class Block:
     antijoins: tuple[AntiJoin, ...]
     outputs: tuple[TExpr, ...]
     span: Span
+    unnests: tuple[Unnest, ...] = ()
 
     def with_delta(self, index: int) -> "Block":
         """The semi-naive variant that reads source ``index`` from its delta table."""
         sources = tuple(Source(s.alias, s.relation, "delta" if i == index else s.version)
                         for i, s in enumerate(self.sources))
         return Block(self.relation, sources, self.conditions, self.antijoins, self.outputs,
-                     self.span)
+                     self.span, self.unnests)
 
 
 @dataclass(frozen=True)

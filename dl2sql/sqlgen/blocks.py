@@ -62,6 +62,12 @@ def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
         pending = [c for c in pending if c not in on]
         on_sql = conjunction([ec.compile(c) for c in on])
         sel = sel.join(t, on=on_sql) if on_sql is not None else sel.join(t, join_type="CROSS")
+    if block.unnests and not block.sources:
+        one = exp.Select(expressions=[exp.alias_(exp.Literal.number(1), "one")])
+        sel = sel.from_(exp.Subquery(this=one, alias=exp.TableAlias(
+            this=exp.to_identifier("_one"))))
+    for un in block.unnests:
+        sel = ec.dialect.explode(sel, ec.compile(un.expr), un.alias)
     conds = [ec.compile(c) for c in pending]
     for aj in block.antijoins:
         sub = exp.Select(expressions=[exp.Literal.number(1)]).from_(

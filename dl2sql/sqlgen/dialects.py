@@ -34,6 +34,21 @@ def _spark_decimal_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
                  DECIMAL)
 
 
+def _spark_explode(select: exp.Select, array: exp.Expression, alias: str) -> exp.Select:
+    lateral = exp.Lateral(this=exp.Explode(this=array), view=True, alias=exp.TableAlias(
+        this=exp.to_identifier(alias, quoted=True),
+        columns=[exp.to_identifier("_e", quoted=True)]))
+    select.append("laterals", lateral)
+    return select
+
+
+def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> exp.Select:
+    unnest = exp.Unnest(expressions=[array], alias=exp.TableAlias(
+        this=exp.to_identifier(alias, quoted=True),
+        columns=[exp.to_identifier("_e", quoted=True)]))
+    return select.join(unnest, join_type="CROSS")
+
+
 @dataclass(frozen=True)
 class Dialect:
     """The per-dialect table: sqlglot dialect name and the constructs that differ."""
@@ -41,11 +56,15 @@ class Dialect:
     name: str
     decimal_int_div: Callable[[exp.Expression, exp.Expression], exp.Expression]
     byte_length: Callable[[exp.Expression], exp.Expression]
+    # one row per element of an array, as column `_e` of the given alias (FlatMap)
+    explode: Callable[[exp.Select, exp.Expression, str], exp.Select]
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
-                lambda s: exp.Anonymous(this="octet_length", expressions=[s]))
+                lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
+                _spark_explode)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
-                 lambda s: exp.Anonymous(this="strlen", expressions=[s]))
+                 lambda s: exp.Anonymous(this="strlen", expressions=[s]),
+                 _duckdb_explode)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

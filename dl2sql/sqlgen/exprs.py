@@ -112,6 +112,9 @@ class ExprCompiler(CallCompiler):
     def visit_TConst(self, e: T.TConst):
         return self.literal(e.type, e.value)
 
+    def visit_TVec(self, e: T.TVec):
+        return exp.Array(expressions=[self.compile(x) for x in e.elems])
+
     def visit_TCol(self, e: T.TCol):
         return exp.column(e.column, table=e.alias, quoted=True)
 

@@ -7,7 +7,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.infer import Inference, check_int_fits, is_infer_var
-from dl2sql.types.model import (BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols
@@ -87,6 +87,10 @@ class ExprChecker:
             return T.TConst(self.inf.fresh(), None)
         if isinstance(e, A.EStruct):
             return self._struct(e, scope)
+        if isinstance(e, A.EVec):
+            first = self.expr(e.elems[0], scope)
+            elems = (first,) + tuple(self.expr(x, scope, first.type) for x in e.elems[1:])
+            return T.TVec(TNamed(VEC, (first.type,)), elems)
         if isinstance(e, A.ETuple):
             elems = tuple(self.expr(x, scope) for x in e.elems)
             return T.TTupleE(TTuple(tuple(x.type for x in elems)), elems)

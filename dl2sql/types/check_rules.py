@@ -173,9 +173,17 @@ class RuleChecker(FlowChecks, ExprChecker):
 
     def _clause_expr(self, c: A.ClExpr, scope) -> T.Clause:
         e = c.expr
+        if isinstance(e, A.EAssign) and isinstance(e.rhs, A.ECall) and \
+                e.rhs.func == "FlatMap" and len(e.rhs.args) == 1:
+            coll = self.expr(e.rhs.args[0], scope)
+            elem = self._element_type(coll.type, e.rhs.span)
+            pending: dict[str, Type] = {}
+            pat = self.pattern(e.lhs, elem, scope, BIND, pending)
+            scope.update(pending)
+            return T.CFlatMap(c.span, pat, coll)
         if isinstance(e, A.EAssign):
             if _is_aggregation(e.rhs):
-                self.unsupported(e.rhs.span, "`FlatMap`, `group_by` and `Aggregate`")
+                self.unsupported(e.rhs.span, "`group_by` and `Aggregate`")
                 return T.CFilter(c.span, T.TConst(BOOL, True))
             rhs = self.expr(e.rhs, scope)
             pending: dict[str, Type] = {}
@@ -183,7 +191,8 @@ class RuleChecker(FlowChecks, ExprChecker):
             scope.update(pending)
             return T.CMatch(c.span, pat, rhs)
         if _is_aggregation(e):
-            self.unsupported(e.span, "`FlatMap`, `group_by` and `Aggregate`")
+            self.unsupported(e.span, "`FlatMap` outside `var x = FlatMap(e)`, `group_by` "
+                                     "and `Aggregate`")
             return T.CFilter(c.span, T.TConst(BOOL, True))
         return T.CFilter(c.span, self.expr(e, scope, BOOL))
 

@@ -10,6 +10,8 @@ def expr_to_str(e) -> str:
         return repr(e.value) if not isinstance(e.value, bool) else str(e.value).lower()
     if isinstance(e, T.TVarRef):
         return e.name
+    if isinstance(e, T.TVec):
+        return f"[{', '.join(expr_to_str(a) for a in e.elems)}]"
     if isinstance(e, T.TCol):
         return f"{e.alias}.{e.column}"
     if isinstance(e, T.TStruct):
@@ -61,6 +63,8 @@ def rule_to_str(r: T.CoreRule) -> str:
             body.append(f"{'not ' if c.negated else ''}{c.relation}[{pattern_to_str(c.pattern)}]")
         elif isinstance(c, T.CFilter):
             body.append(expr_to_str(c.cond))
+        elif isinstance(c, T.CFlatMap):
+            body.append(f"{pattern_to_str(c.pattern)} = FlatMap({expr_to_str(c.expr)})")
         else:
             body.append(f"{pattern_to_str(c.pattern)} = {expr_to_str(c.expr)}")
     return heads + (" :- " + ", ".join(body) if body else "") + "."

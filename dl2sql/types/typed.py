@@ -147,6 +147,14 @@ class TIf:
 
 
 @_node
+class TVec:
+    """Vector literal ``[e1, e2, ...]``."""
+
+    type: Type
+    elems: tuple["TExpr", ...]
+
+
+@_node
 class TMatch:
     """``match (scrutinee) { pattern -> body, ... }``; first matching arm wins. Arm
     bodies see the variables their pattern binds."""
@@ -236,7 +244,7 @@ class TSlice:
     lo: int
 
 
-TExpr = Union[TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
+TExpr = Union[TVec, TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
               TTupleGet, TIsCtor, TBin, TUn, TCast, TToString, TIf, TMatch, TCall, TSeq,
               TLet, TAssign, TFor, TBreak, TContinue, TReturn, TSlice]
 
@@ -331,7 +339,17 @@ class CMatch:
     expr: TExpr
 
 
-Clause = Union[CAtom, CFilter, CMatch]
+@_node
+class CFlatMap:
+    """``pattern = FlatMap(expr)``: one row per element of a Vec, Set or Map (Map
+    elements are ``(key, value)`` tuples)."""
+
+    span: Span
+    pattern: Pattern
+    expr: TExpr
+
+
+Clause = Union[CAtom, CFilter, CMatch, CFlatMap]
 
 
 @_node
