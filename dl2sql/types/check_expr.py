@@ -167,8 +167,15 @@ class ExprChecker:
             call = self.user_to_string(te, t, span)
             if call is not None:
                 return call
-        self.diags.error(span, f"converting a value of type `{self.inf.show(t)}` to a "
-                               f"string is not supported yet")
+        if isinstance(t, TNamed) and t.name in self.syms.env.defs and \
+                self.syms.env.defs[t.name].ctors:
+            self.diags.error(span, f"type `{t}` has no `to_string` function: declare "
+                                   f"`function to_string(x: {t.name.rsplit('::', 1)[-1]}): "
+                                   f"string` in the module that defines it")
+        else:
+            self.diags.error(span, f"a value of type `{self.inf.show(t)}` cannot be "
+                                   f"converted to a string (use `to_string_debug` or write "
+                                   f"a function)")
         return T.TConst(STRING, "")
 
     def _struct(self, e: A.EStruct, scope) -> T.TExpr:

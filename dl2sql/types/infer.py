@@ -110,6 +110,7 @@ class Inference:
         return False
 
     def show(self, t: Type) -> str:
+        """``t`` for a message: open literal types read "integer", unknown ones "_"."""
         t = self.resolve(t)
         if is_infer_var(t):
             if t.name in self.int_literals:
@@ -117,6 +118,10 @@ class Inference:
             if t.name in self.float_literals:
                 return "floating-point number"
             return "_"
+        if isinstance(t, TTuple):
+            return "(" + ", ".join(self.show(e) for e in t.elems) + ")"
+        if isinstance(t, TNamed) and t.args:
+            return f"{t.name}<{', '.join(self.show(a) for a in t.args)}>"
         return str(t)
 
     def default_literals(self) -> None:
