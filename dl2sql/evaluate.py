@@ -76,10 +76,25 @@ def _input_table(plan, rel: str) -> str:
     return full if full in names else f"{full}__input"
 
 
+_KNOWN_FAILURES = (
+    (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
+     "division by zero"),
+    (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
+     "integer overflow: a result does not fit in DECIMAL(38,0), the storage of bigint "
+     "and of 64- and 128-bit integers (38 decimal digits)"),
+)
+
+
 def _engine_message(e: Exception) -> str:
+    """A readable message for an engine error, with the engine's own first line."""
     text = str(e).strip().splitlines()
     first = text[0] if text else type(e).__name__
-    return f"the engine failed while evaluating the program: {first}"
+    if first.startswith("An error occurred while calling") and len(text) > 1:
+        first = text[1].lstrip(": ")
+    for needles, message in _KNOWN_FAILURES:
+        if any(n in str(e) for n in needles):
+            return f"{message} (engine: {first.strip()[:300]})"
+    return f"the engine failed while evaluating the program: {first[:300]}"
 
 
 def replay_program(program: CompiledProgram, runner, commands: str, *,

@@ -37,7 +37,7 @@ _DT = exp.DataType.Type
 # (native-hadoop warnings, "Using Spark's default log4j profile") would drown the output
 # of a command-line tool.
 _LOG4J2 = """\
-rootLogger.level = error
+rootLogger.level = fatal
 rootLogger.appenderRef.stderr.ref = console
 appender.console.type = Console
 appender.console.name = console
@@ -46,9 +46,9 @@ appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
 # Same level as the root logger, so that PySpark does not announce a "default log level".
 logger.repl.name = org.apache.spark.repl.Main
-logger.repl.level = error
+logger.repl.level = fatal
 logger.pygw.name = org.apache.spark.api.python.PythonGatewayServer
-logger.pygw.level = error
+logger.pygw.level = fatal
 """
 
 
@@ -101,6 +101,9 @@ def get_spark(master: Optional[str] = None):
         .config("spark.sql.constraintPropagation.enabled", "false")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        # dl2sql reports engine errors itself, in one line; Spark's JSON logs would
+        # bury that line under pages of stack traces
+        .config("spark.log.structuredLogging.enabled", "false")
         .config("spark.driver.memory", os.environ.get("DL2SQL_DRIVER_MEMORY", "1g"))
         .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={_log4j_file()}")
     )
@@ -108,8 +111,13 @@ def get_spark(master: Optional[str] = None):
         builder = builder.config("spark.sql.shuffle.partitions", str(cores))
         builder = builder.config("spark.default.parallelism", str(cores))
     spark = builder.getOrCreate()
+    # PySpark logs every failed query as JSON on this Python logger; dl2sql reports the
+    # failure itself, once and readably
+    import logging
+
+    logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
     try:  # classic sessions only; harmless to skip elsewhere
-        spark.sparkContext.setLogLevel("ERROR")
+        spark.sparkContext.setLogLevel("OFF")
     except Exception:  # pragma: no cover
         pass
     return spark
