@@ -58,3 +58,22 @@ def test_missing_program_file(tmp_path, capsys) -> None:
     code = main(["compile", str(tmp_path / "nope.dl")])
     assert code == 1
     assert "nope.dl" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("program, message", [
+    ("input relation N(x: s32)\noutput relation Q(y: s32)\nQ(10 / x) :- N(x).\n",
+     "division by zero"),
+    ("input relation N(x: bigint)\noutput relation Q(y: bigint)\nQ(x * x * x) :- N(x).\n",
+     "integer overflow"),
+])
+def test_runtime_errors_are_clear_on_both_engines(program, message, engine) -> None:
+    from dl2sql.compiler import compile_source
+    from dl2sql.evaluate import replay_program
+
+    value = "0" if "s32" in program else "100000000000000"
+    code, out, err = replay_program(compile_source(program, "<runtime>"), engine,
+                                    f"start;\ninsert N({value});\ncommit dump_changes;\n",
+                                    filename="cmds.dat")
+    assert code == 1
+    assert err.startswith("cmds.dat:3: error:") and message in err
+    assert "Traceback" not in err

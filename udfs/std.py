@@ -1,0 +1,308 @@
+"""Python implementations of the ``ddlog_std`` builtins over runtime values
+(:mod:`dl2sql.values`), with Rust's semantics; :data:`STD` maps qualified names
+(``"ddlog_std::len"``) to them.
+
+Calling conventions (used by :class:`dl2sql.interp.Interpreter`):
+
+* Plain builtins are called with the runtime argument values: ``STD[name](*args)``.
+* Builtins that need types (overload resolution is by Python value type, but orders,
+  widths and defaults need the DDlog type) carry ``fn.typed = True`` and get a leading
+  :class:`Ctx` — the type environment and the call's ``targs``, the instantiation of the
+  declaration's type variables in order (``min``: ``('A,)``; ``pow32``: ``('A,)``, the
+  result type; ``insert`` on a Map: ``('K, 'V)``). ``targs`` always suffice, so the same
+  convention works for a UDF that calls a builtin without any typed call node.
+* Builtins with ``mut`` parameters return ``Mut(result, {arg index: new value})``; the
+  caller stores the new values back into its argument l-values.
+* Overloads share a name (the checker's ``#N`` suffix is stripped before lookup) and
+  dispatch on the Python value: ``str`` for strings, ``tuple`` for Vec/Set/Map,
+  :class:`~dl2sql.values.Record` for Option/Result.
+
+Not implemented (the checker rejects closures, and Group values never reach Python):
+``map``/``and_then``/``ok_or_else``/``map_err``, the Group functions, ``to_any``/
+``from_any``; ``hash32/64/128`` raise, since Rust's hash stream cannot be reproduced.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.interp_ops import ddlog_equal, to_string as prim_to_string, wrap
+from dl2sql.types.model import TBigInt, TNamed, TSigned, TTuple, Type, TypeEnv, default_value
+from dl2sql.values import Record
+from dl2sql.values_order import normalize, sort_key
+from udfs.std_base import NONE, Ctx, Mut, opt_nth, some, typed
+from udfs.std_collections import COLLECTIONS, set_of
+from udfs.std_debug import to_string_debug as _debug
+
+# ------------------------------------------------------------------ strings
+def len_(x) -> int:
+    """Bytes of a string (UTF-8), elements of a Vec/Set/Map."""
+    return len(x.encode("utf-8")) if isinstance(x, str) else len(x)
+
+
+def contains(x, y) -> bool:
+    """Substring test on strings; membership (DDlog equality) in a Vec/Set."""
+    if isinstance(x, str):
+        return y in x
+    return any(ddlog_equal(e, y) for e in x)
+
+
+def substr(s: str, start: int, end: int) -> str:
+    """Byte offsets, both clamped to the length; ``end < start`` gives ``""``."""
+    b = s.encode("utf-8")
+    start, end = min(start, len(b)), min(end, len(b))
+    if end <= start:
+        return ""
+    try:
+        return b[start:end].decode("utf-8")
+    except UnicodeDecodeError:
+        # Rust panics on a byte offset inside a character
+        raise RuntimeFailure(f"substr: byte offsets {start}..{end} are not on "
+                             f"character boundaries") from None
+
+
+def split(s: str, sep: str) -> tuple:
+    """Rust ``str::split``: empty pieces kept; an empty separator splits between every
+    character, with an empty piece at both ends."""
+    if sep == "":
+        return ("",) + tuple(s) + ("",)
+    return tuple(s.split(sep))
+
+
+# Rust's char::is_whitespace is Unicode White_Space; Python's isspace also counts the
+# information separators U+001C..U+001F, which Rust keeps.
+_WHITE_SPACE = ("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def trim(s: str) -> str:
+    """Unicode White_Space removed at both ends."""
+    return s.strip(_WHITE_SPACE)
+
+
+def reverse(x):
+    """A string reversed by code points; on a Vec (``mut``) reverses it in place."""
+    if isinstance(x, str):
+        return x[::-1]
+    return Mut((), {0: x[::-1]})
+
+
+def to_bytes(s: str) -> tuple:
+    """The UTF-8 bytes of ``s``."""
+    return tuple(s.encode("utf-8"))
+
+
+def from_utf8(bs: tuple):
+    """``Ok{string}`` or ``Err{message}`` with Rust's ``Utf8Error`` text."""
+    try:
+        return Record("ddlog_std::Ok", (bytes(bs).decode("utf-8"),))
+    except UnicodeDecodeError as err:
+        if err.reason == "unexpected end of data":
+            msg = f"incomplete utf-8 byte sequence from index {err.start}"
+        else:
+            msg = f"invalid utf-8 sequence of {err.end - err.start} bytes from index {err.start}"
+        return Record("ddlog_std::Err", (msg,))
+
+
+def encode_utf16(s: str) -> tuple:
+    """UTF-16 code units of ``s``."""
+    b = s.encode("utf-16-le")
+    return tuple(int.from_bytes(b[i:i + 2], "little") for i in range(0, len(b), 2))
+
+
+def from_utf16(units: tuple):
+    """``Ok{string}``, or ``Err`` on a lone surrogate (Rust's message)."""
+    try:
+        raw = b"".join(u.to_bytes(2, "little") for u in units)
+        return Record("ddlog_std::Ok", (raw.decode("utf-16-le"),))
+    except UnicodeDecodeError:
+        return Record("ddlog_std::Err", ("invalid utf-16: lone surrogate found",))
+
+
+@typed
+def to_string(ctx: Ctx, x) -> str:
+    """§5.3 conversion of a primitive value (user types have their own function)."""
+    t = ctx.targs[0]
+    if isinstance(t, (TNamed, TTuple)):
+        raise RuntimeFailure(f"no to_string for values of type `{t}`")
+    return prim_to_string(t, x)
+
+
+@typed
+def to_string_debug(ctx: Ctx, x) -> str:
+    """Rust ``Debug`` format (§7.5.3)."""
+    return _debug(ctx.targs[0], x, ctx.env)
+
+
+@typed
+def hex_(ctx: Ctx, x: int) -> str:
+    """Rust ``{:x}``: lowercase, no prefix; negative ``signed<N>`` in two's complement,
+    negative ``bigint`` with a ``-`` sign."""
+    t = ctx.targs[0]
+    if x < 0 and isinstance(t, TSigned):
+        x &= (1 << t.width) - 1
+    return format(x, "x") if x >= 0 else "-" + format(-x, "x")
+
+
+def _parse_dec(text: str, lo: int, hi: int):
+    body = text
+    if text[:1] == "+" or (text[:1] == "-" and lo < 0):
+        body = text[1:]
+    if not body or not body.isascii() or not body.isdigit():
+        return NONE
+    v = int(text)
+    return some(v) if lo <= v <= hi else NONE
+
+
+def parse_dec_u64(s: str):
+    """Rust ``u64::from_str``: optional ``+``, ASCII digits, in range."""
+    return _parse_dec(s, 0, 2**64 - 1)
+
+
+def parse_dec_i64(s: str):
+    """Rust ``i64::from_str``: optional sign, ASCII digits, in range."""
+    return _parse_dec(s, -2**63, 2**63 - 1)
+
+
+# ------------------------------------------------------------------ numbers, misc
+@typed
+def min_(ctx: Ctx, a, b):
+    """The smaller in DDlog order; ``a`` when equal (Rust ``cmp::min``)."""
+    t = ctx.targs[0]
+    return a if sort_key(t, a, ctx.env) <= sort_key(t, b, ctx.env) else b
+
+
+@typed
+def max_(ctx: Ctx, a, b):
+    """The larger in DDlog order; ``b`` when equal (Rust ``cmp::max``)."""
+    t = ctx.targs[0]
+    return b if sort_key(t, b, ctx.env) >= sort_key(t, a, ctx.env) else a
+
+
+@typed
+def pow32(ctx: Ctx, base: int, e: int) -> int:
+    """``base ** e``, wrapped to the width of the result type (exact for bigint)."""
+    t = ctx.targs[0]
+    if isinstance(t, TBigInt):
+        return base ** e
+    return wrap(t, pow(base, e, 1 << t.width))
+
+
+@typed
+def default(ctx: Ctx):
+    """§2.8 default of the instantiated type."""
+    return default_value(ctx.targs[0], ctx.env)
+
+
+def range_vec(start: int, end: int, step: int) -> tuple:
+    """From ``start`` inclusive to ``end`` exclusive by ``step``; step 0 → ``[]``."""
+    return () if step == 0 else tuple(range(start, end, step))
+
+
+def _no_hash(_x):
+    raise RuntimeFailure("hash32/hash64/hash128 follow Rust's in-memory hash and "
+                         "cannot be computed outside Rust")
+
+
+def _swap(width: int) -> Callable[[int], int]:
+    def swap(x: int) -> int:
+        return int.from_bytes(x.to_bytes(width, "little"), "big")
+    swap.__doc__ = f"Byte swap of a {8 * width}-bit value (a little-endian host)."
+    return swap
+
+
+# ------------------------------------------------------------------ Option / Result
+def _is(ctor: str) -> Callable:
+    def test(v) -> bool:
+        return v.ctor == ctor
+    test.__doc__ = f"Whether the value is built with {ctor}."
+    return test
+
+
+def unwrap_or(v, d):
+    """The payload of ``Some``/``Ok``, else ``d``."""
+    return v.fields[0] if v.ctor in ("ddlog_std::Some", "ddlog_std::Ok") else d
+
+
+@typed
+def unwrap_or_default(ctx: Ctx, v):
+    """The payload of ``Some``/``Ok``, else the default of ``targs[0]`` (``'A``/``'V``)."""
+    if v.ctor in ("ddlog_std::Some", "ddlog_std::Ok"):
+        return v.fields[0]
+    return default_value(ctx.targs[0], ctx.env)
+
+
+def ok_or(o, err):
+    """``Some{x}`` → ``Ok{x}``, ``None`` → ``Err{err}``."""
+    if o.ctor == "ddlog_std::Some":
+        return Record("ddlog_std::Ok", o.fields)
+    return Record("ddlog_std::Err", (err,))
+
+
+def to_vec(x) -> tuple:
+    """An Option's payload as a Vec, or a Set's elements (already ascending)."""
+    if isinstance(x, Record):
+        return x.fields if x.ctor == "ddlog_std::Some" else ()
+    return tuple(x)
+
+
+@typed
+def to_set(ctx: Ctx, x) -> tuple:
+    """An Option's payload or a Vec's elements as a Set (sorted, deduplicated)."""
+    if isinstance(x, Record):
+        return x.fields if x.ctor == "ddlog_std::Some" else ()
+    return set_of(ctx, x)
+
+
+_S = "ddlog_std::"
+STD: dict[str, Callable] = {_S + name: fn for name, fn in {
+    # strings (raw `string_*` spellings share the implementations)
+    "len": len_, "string_len": len_,
+    "contains": contains, "string_contains": contains,
+    "starts_with": str.startswith, "string_starts_with": str.startswith,
+    "ends_with": str.endswith, "string_ends_with": str.endswith,
+    "substr": substr, "string_substr": substr,
+    "replace": str.replace, "string_replace": str.replace,
+    "split": split, "string_split": split,
+    "join": lambda v, sep: sep.join(v), "string_join": lambda v, sep: sep.join(v),
+    "trim": trim, "string_trim": trim,
+    "to_lowercase": str.lower, "string_to_lowercase": str.lower, "str_to_lower": str.lower,
+    "to_uppercase": str.upper, "string_to_uppercase": str.upper,
+    "reverse": reverse, "string_reverse": reverse,
+    "to_bytes": to_bytes, "string_to_bytes": to_bytes, "from_utf8": from_utf8,
+    "encode_utf16": encode_utf16, "from_utf16": from_utf16,
+    "to_string": to_string, "to_string_debug": to_string_debug, "hex": hex_,
+    "parse_dec_u64": parse_dec_u64, "parse_dec_i64": parse_dec_i64,
+    # numbers, misc
+    "min": min_, "max": max_, "pow32": pow32, "default": default, "range_vec": range_vec,
+    "hash32": _no_hash, "hash64": _no_hash, "hash128": _no_hash,
+    "ntohl": _swap(4), "htonl": _swap(4), "ntohs": _swap(2), "htons": _swap(2),
+    # Option / Result
+    "is_some": _is(_S + "Some"), "is_none": _is(_S + "None"),
+    "is_ok": _is(_S + "Ok"), "is_err": _is(_S + "Err"),
+    "unwrap_or": unwrap_or, "unwrap_or_default": unwrap_or_default, "ok_or": ok_or,
+    "to_vec": to_vec, "to_set": to_set,
+    # Vec
+    "vec_empty": lambda: (), "vec_singleton": lambda x: (x,),
+    "vec_with_capacity": lambda n: (), "vec_with_length": lambda n, x: (x,) * n,
+    "is_empty": lambda c: len(c) == 0, "nth": _opt,
+    "push": push, "pop": pop, "append": append, "push_imm": lambda v, x: v + (x,),
+    "sort": sort, "sort_imm": sort_imm, "reverse_imm": lambda v: v[::-1],
+    "resize": resize, "truncate": truncate, "update_nth": update_nth, "swap_nth": swap_nth,
+    "zip": lambda a, b: tuple(zip(a, b)), "unzip": unzip,
+    "to_map": typed(lambda ctx, v: _map_of(ctx, v)),
+    # Set
+    "set_empty": lambda: (), "set_singleton": lambda x: (x,), "size": len,
+    "insert": insert, "insert_imm": insert_imm, "union": union,
+    "unions": typed(lambda ctx, v: union(ctx, v)),
+    "intersection": intersection, "difference": difference,
+    # Map
+    "map_empty": lambda: (), "map_singleton": lambda k, v: ((k, v),),
+    "get": get, "contains_key": lambda m, k: get(m, k).ctor == _S + "Some",
+    "remove": remove, "keys": lambda m: tuple(k for k, _ in m),
+    "values": lambda m: tuple(v for _, v in m),
+    "nth_key": lambda m, i: _opt(tuple(k for k, _ in m), i),
+    "nth_value": lambda m, i: _opt(tuple(v for _, v in m), i),
+    # Ref<T> is represented by the T value itself
+    "ref_new": lambda x: x, "deref": lambda x: x,
+}.items()}
