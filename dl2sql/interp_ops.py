@@ -87,9 +87,33 @@ def unary(e: T.TUn, v):
 
 def cast(src: Type, dst: Type, v):
     """``v as dst`` for a value of type ``src`` (§5.2)."""
-    if isinstance(dst, (TFloat, TDouble)):
-        return _float(dst, float(v))
+    if isinstance(dst, TFloat):
+        return int_to_f32(v) if isinstance(v, int) else to_f32(v)
+    if isinstance(dst, TDouble):
+        if isinstance(v, int):
+            try:
+                return float(v)  # correctly rounded (half to even)
+            except OverflowError:  # bigint beyond f64's range: Rust gives inf
+                return math.copysign(math.inf, v)
+        return float(v)
     return wrap(dst, int(v))
+
+
+def int_to_f32(v: int) -> float:
+    """``v as f32`` rounded once, half to even: going through an f64 first would round
+    twice and can land on the wrong neighbour for integers wider than 53 bits."""
+    mag = abs(v)
+    extra = mag.bit_length() - 24
+    if extra > 0:
+        q, r = divmod(mag, 1 << extra)
+        half = 1 << (extra - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        mag = q << extra
+    try:
+        return to_f32(math.copysign(float(mag), v))
+    except OverflowError:
+        return math.copysign(math.inf, v)
 
 
 def slice_bits(e: T.TSlice, v: int) -> int:

@@ -77,3 +77,24 @@ def test_runtime_errors_are_clear_on_both_engines(program, message, engine) -> N
     assert code == 1
     assert err.startswith("cmds.dat:3: error:") and message in err
     assert "Traceback" not in err
+
+
+def test_missing_extern_binding_is_a_located_error(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(ERRORS / "runtime")
+    dat = tmp_path / "c.dat"
+    dat.write_text("start;\ninsert User(\"a\");\ncommit dump_changes;\n")
+    assert main(["replay", "missing_extern.dl", "--commands", str(dat)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("missing_extern.dl:1:1: error: extern function `risk` has no "
+                          "implementation")
+
+
+def test_extern_binding_from_a_python_file(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(ERRORS / "runtime")
+    impl = tmp_path / "impl.py"
+    impl.write_text("def risk(name):\n    return len(name) * 3\n")
+    dat = tmp_path / "c.dat"
+    dat.write_text("start;\ninsert User(\"abc\");\ncommit dump_changes;\n")
+    assert main(["replay", "missing_extern.dl", "--externs", str(impl),
+                 "--commands", str(dat)]) == 0
+    assert capsys.readouterr().out == 'Risk:\nRisk{.name = "abc", .r = 9}: +1\n'

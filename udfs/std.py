@@ -26,13 +26,14 @@ from __future__ import annotations
 from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.interp_ops import ddlog_equal, to_string as prim_to_string, wrap
-from dl2sql.types.model import TBigInt, TNamed, TSigned, TTuple, Type, TypeEnv, default_value
+from dl2sql.interp_ops import to_string as prim_to_string, wrap
+from dl2sql.types.model import TBigInt, TNamed, TSigned, TTuple, default_value
 from dl2sql.values import Record
-from dl2sql.values_order import normalize, sort_key
-from udfs.std_base import NONE, Ctx, Mut, opt_nth, some, typed
-from udfs.std_collections import COLLECTIONS, set_of
+from dl2sql.values_order import sort_key
+from udfs.std_base import NONE, Ctx, Mut, some, typed
+from udfs.std_collections import COLLECTIONS, member, set_of
 from udfs.std_debug import to_string_debug as _debug
+
 
 # ------------------------------------------------------------------ strings
 def len_(x) -> int:
@@ -42,9 +43,7 @@ def len_(x) -> int:
 
 def contains(x, y) -> bool:
     """Substring test on strings; membership (DDlog equality) in a Vec/Set."""
-    if isinstance(x, str):
-        return y in x
-    return any(ddlog_equal(e, y) for e in x)
+    return y in x if isinstance(x, str) else member(x, y)
 
 
 def substr(s: str, start: int, end: int) -> str:
@@ -200,6 +199,7 @@ def range_vec(start: int, end: int, step: int) -> tuple:
 
 
 def _no_hash(_x):
+    """Not computable: DDlog hashes Rust's in-memory representation."""
     raise RuntimeFailure("hash32/hash64/hash128 follow Rust's in-memory hash and "
                          "cannot be computed outside Rust")
 
@@ -254,55 +254,38 @@ def to_set(ctx: Ctx, x) -> tuple:
     return set_of(ctx, x)
 
 
+def _join(strings: tuple, sep: str) -> str:
+    """The strings of a Vec joined by ``sep``."""
+    return sep.join(strings)
+
+
+def _ref(x):
+    """``ref_new``/``deref``: a ``Ref<T>`` is represented by the ``T`` value itself."""
+    return x
+
+
 _S = "ddlog_std::"
+_STRINGS = {
+    "len": len_, "contains": contains, "starts_with": str.startswith,
+    "ends_with": str.endswith, "substr": substr, "replace": str.replace, "split": split,
+    "join": _join, "trim": trim, "to_lowercase": str.lower, "to_uppercase": str.upper,
+    "reverse": reverse, "to_bytes": to_bytes,
+}
 STD: dict[str, Callable] = {_S + name: fn for name, fn in {
-    # strings (raw `string_*` spellings share the implementations)
-    "len": len_, "string_len": len_,
-    "contains": contains, "string_contains": contains,
-    "starts_with": str.startswith, "string_starts_with": str.startswith,
-    "ends_with": str.endswith, "string_ends_with": str.endswith,
-    "substr": substr, "string_substr": substr,
-    "replace": str.replace, "string_replace": str.replace,
-    "split": split, "string_split": split,
-    "join": lambda v, sep: sep.join(v), "string_join": lambda v, sep: sep.join(v),
-    "trim": trim, "string_trim": trim,
-    "to_lowercase": str.lower, "string_to_lowercase": str.lower, "str_to_lower": str.lower,
-    "to_uppercase": str.upper, "string_to_uppercase": str.upper,
-    "reverse": reverse, "string_reverse": reverse,
-    "to_bytes": to_bytes, "string_to_bytes": to_bytes, "from_utf8": from_utf8,
-    "encode_utf16": encode_utf16, "from_utf16": from_utf16,
+    **_STRINGS,
+    # the raw extern spellings share the implementations
+    **{"string_" + name: fn for name, fn in _STRINGS.items()},
+    "str_to_lower": str.lower,
+    "from_utf8": from_utf8, "encode_utf16": encode_utf16, "from_utf16": from_utf16,
     "to_string": to_string, "to_string_debug": to_string_debug, "hex": hex_,
     "parse_dec_u64": parse_dec_u64, "parse_dec_i64": parse_dec_i64,
-    # numbers, misc
     "min": min_, "max": max_, "pow32": pow32, "default": default, "range_vec": range_vec,
     "hash32": _no_hash, "hash64": _no_hash, "hash128": _no_hash,
     "ntohl": _swap(4), "htonl": _swap(4), "ntohs": _swap(2), "htons": _swap(2),
-    # Option / Result
     "is_some": _is(_S + "Some"), "is_none": _is(_S + "None"),
     "is_ok": _is(_S + "Ok"), "is_err": _is(_S + "Err"),
     "unwrap_or": unwrap_or, "unwrap_or_default": unwrap_or_default, "ok_or": ok_or,
     "to_vec": to_vec, "to_set": to_set,
-    # Vec
-    "vec_empty": lambda: (), "vec_singleton": lambda x: (x,),
-    "vec_with_capacity": lambda n: (), "vec_with_length": lambda n, x: (x,) * n,
-    "is_empty": lambda c: len(c) == 0, "nth": _opt,
-    "push": push, "pop": pop, "append": append, "push_imm": lambda v, x: v + (x,),
-    "sort": sort, "sort_imm": sort_imm, "reverse_imm": lambda v: v[::-1],
-    "resize": resize, "truncate": truncate, "update_nth": update_nth, "swap_nth": swap_nth,
-    "zip": lambda a, b: tuple(zip(a, b)), "unzip": unzip,
-    "to_map": typed(lambda ctx, v: _map_of(ctx, v)),
-    # Set
-    "set_empty": lambda: (), "set_singleton": lambda x: (x,), "size": len,
-    "insert": insert, "insert_imm": insert_imm, "union": union,
-    "unions": typed(lambda ctx, v: union(ctx, v)),
-    "intersection": intersection, "difference": difference,
-    # Map
-    "map_empty": lambda: (), "map_singleton": lambda k, v: ((k, v),),
-    "get": get, "contains_key": lambda m, k: get(m, k).ctor == _S + "Some",
-    "remove": remove, "keys": lambda m: tuple(k for k, _ in m),
-    "values": lambda m: tuple(v for _, v in m),
-    "nth_key": lambda m, i: _opt(tuple(k for k, _ in m), i),
-    "nth_value": lambda m, i: _opt(tuple(v for _, v in m), i),
-    # Ref<T> is represented by the T value itself
-    "ref_new": lambda x: x, "deref": lambda x: x,
+    **COLLECTIONS,
+    "ref_new": _ref, "deref": _ref,
 }.items()}
