@@ -25,7 +25,7 @@ class Evaluator:
         """Register the plan's Python UDFs on the runner (once per runner)."""
         if not plan.functions:
             return
-        from dl2sql.interpreter import Interpreter, make_udf
+        from dl2sql.interp import Interpreter, make_udf
         from dl2sql.sqlgen.types import sql_type
 
         env = self.type_env

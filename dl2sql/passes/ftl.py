@@ -71,6 +71,6 @@ def _forget_vars(p: A.Expr) -> A.Expr:
         return dataclasses.replace(p, elems=tuple(_forget_vars(x) for x in p.elems))
     if isinstance(p, A.EBinding):
         return _forget_vars(p.pattern)
-    if isinstance(p, A.ETyped):
+    if isinstance(p, (A.ETyped, A.ERef)):
         return dataclasses.replace(p, expr=_forget_vars(p.expr))
     return p

@@ -37,3 +37,10 @@ class Runner(Protocol):
 
     def drop(self, table: Table) -> None:
         """Forget ``table`` and free what it holds."""
+
+    def register_function(self, name: str, fn, arg_types: list[exp.DataType],
+                          ret_type: exp.DataType) -> None:
+        """Make Python function ``fn`` callable in queries as scalar function ``name``.
+        ``fn`` takes and returns normalised values (STRUCT as tuple, DECIMAL as int;
+        never NULL) of the SQL types ``arg_types`` / ``ret_type``; an exception raised by
+        ``fn`` fails the query with an engine error that contains its message."""

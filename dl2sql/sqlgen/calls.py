@@ -117,7 +117,7 @@ class CallCompiler:
         """Call of the Python UDF running ``func`` (registered once per instance); a
         call without arguments is evaluated now and becomes a constant."""
         if not args and self._foldable(synthetic.body if synthetic else None, func):
-            from dl2sql.interpreter import Interpreter
+            from dl2sql.interp import Interpreter
 
             functions = dict(self.functions)
             if synthetic is not None:

@@ -6,7 +6,7 @@ import pytest
 
 from dl2sql.compiler import compile_source
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.interpreter import Interpreter
+from dl2sql.interp import Interpreter
 
 
 
