@@ -230,6 +230,7 @@ class SparkRunner:
     """
 
     dialect = "spark"
+    lazy_uncounted = True  # uncounted results are checkpointed lazily (no action)
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 8 << 20):
         if count_mode not in ("auto", "observe", "count"):
@@ -341,7 +342,12 @@ class SparkRunner:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
         decides broadcasting); it is returned only with ``count``."""
-        ck, n = self._checkpoint_counted(self.spark.sql(self.sql(query)))
+        df = self.spark.sql(self.sql(query))
+        if not count and self.lazy_uncounted:
+            # no action now: the next action that reads the table fills the checkpoint
+            self._set(table, df.localCheckpoint(eager=False), None)
+            return None
+        ck, n = self._checkpoint_counted(df)
         self._set(table, ck, n)
         return n if count else None
 
