@@ -38,6 +38,19 @@ def has_effects(e) -> bool:
     return False
 
 
+def substitute_vars(e, scope: dict):
+    """``e`` with every variable of ``scope`` replaced by its value (DDlog forbids
+    shadowing, so a name bound inside ``e`` is never one of ``scope``'s)."""
+    if isinstance(e, T.TVarRef) and e.name in scope:
+        return scope[e.name]
+    if isinstance(e, tuple):
+        return tuple(substitute_vars(x, scope) for x in e)
+    if dataclasses.is_dataclass(e) and e.__class__.__module__ == T.__name__:
+        return dataclasses.replace(e, **{f.name: substitute_vars(getattr(e, f.name), scope)
+                                         for f in dataclasses.fields(e) if f.name != "type"})
+    return e
+
+
 def _push_let(let: T.TLet) -> T.TExpr:
     """``var p = if/match`` as an ``if``/``match`` statement binding ``p`` per arm."""
     def bind(body):
@@ -60,6 +73,15 @@ class Inliner:
         self._stack: list[tuple] = []
 
     # ------------------------------------------------------------------ expressions
+    def close(self, e: T.TExpr, scope: dict) -> T.TExpr:
+        """``e`` with its variables replaced: inlined and simplified where possible,
+        otherwise only substituted, so that SQL generation evaluates it whole in the
+        interpreter (loops, returns inside expressions)."""
+        try:
+            return self.expr(e, scope)
+        except NotInlinable:
+            return substitute_vars(e, scope)
+
     def expr(self, e: T.TExpr, scope: dict) -> T.TExpr:
         """The closed, simplified form of ``e`` (raises NotInlinable for effects)."""
         if isinstance(e, T.TVarRef):

@@ -91,7 +91,7 @@ class RuleLowering:
     def subst(self, e: T.TExpr) -> T.TExpr:
         """``e`` with rule variables replaced by their bound values, function calls
         inlined where possible, simplified."""
-        return self.inliner.expr(e, self.bindings)
+        return self.inliner.close(e, self.bindings)
 
 
 def lower_rules(rules: list[T.CoreRule], layouts: dict[str, RelationLayout],
