@@ -70,6 +70,7 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
         relations = {r: dataclasses.replace(i, role="output") if i.role == "internal" else i
                      for r, i in relations.items()}
     layouts = {r: relation_layout(r, i.record_type, syms.env) for r, i in relations.items()}
+    _check_storable(layouts, relations, syms.env)
     strata = stratify(checked.rules, list(relations))
     blocks: dict[str, list[Block]] = {}
     for b in lower_rules(checked.rules, layouts, syms.env, checked.functions):
@@ -78,6 +79,24 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
                               relations, functions=checked.functions)
     program.plan_for("duckdb")  # builds the SQL once, so that errors surface here
     return program
+
+
+def _check_storable(layouts, relations, env) -> None:
+    """Every relation's columns must have a SQL type (functions and opaque extern
+    types cannot be stored)."""
+    from dl2sql.diagnostics import Diagnostics
+    from dl2sql.sqlgen.types import sql_type
+
+    diags = Diagnostics()
+    for rel, layout in layouts.items():
+        for name, t in layout.columns:
+            try:
+                sql_type(t, env)
+            except (NotImplementedError, KeyError, AttributeError):
+                diags.error(relations[rel].span, f"relation `{rel}` cannot be stored: "
+                                                 f"column `{name}` has type `{t}`, which "
+                                                 f"dl2sql cannot store in a table yet")
+    diags.raise_if_errors()
 
 
 def compile_file(path: str, lib_dirs: tuple[str, ...] = (),

@@ -78,7 +78,7 @@ class Interpreter:
             T.TConst, T.TVarRef, T.TStruct, T.TVec, T.TTupleE, T.TGetField, T.TCtorField,
             T.TTupleGet, T.TIsCtor, T.TBin, T.TUn, T.TCast, T.TToString, T.TSlice, T.TIf,
             T.TMatch, T.TCall, T.TSeq, T.TLet, T.TAssign, T.TFor, T.TBreak, T.TContinue,
-            T.TReturn)}
+            T.TReturn, T.TClosure, T.TApply)}
         if sys.getrecursionlimit() < _MIN_RECURSION_LIMIT:
             sys.setrecursionlimit(_MIN_RECURSION_LIMIT)
 
@@ -201,6 +201,22 @@ class Interpreter:
                 finally:
                     _leave(scope, inner)
         raise RuntimeFailure("no arm of a `match` matched")
+
+    def _TClosure(self, e, scope):
+        captured = dict(scope)
+        names = [n for n, _ in e.params]
+
+        def run(*args):
+            inner = dict(captured)
+            inner.update(zip(names, args))
+            try:
+                return self.eval(e.body, inner)
+            except _Return as r:
+                return r.value
+        return run
+
+    def _TApply(self, e, scope):
+        return self.eval(e.callee, scope)(*[self.eval(a, scope) for a in e.args])
 
     def _TCall(self, e, scope):
         args = [self.eval(a, scope) for a in e.args]

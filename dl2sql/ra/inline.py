@@ -90,6 +90,15 @@ class Inliner:
             return e
         if isinstance(e, T.TSeq):
             return self.seq(list(e.items), scope)
+        if isinstance(e, T.TClosure):
+            captured = {k: v for k, v in scope.items() if k not in dict(e.params)}
+            return T.TClosure(e.type, e.params, substitute_vars(e.body, captured))
+        if isinstance(e, T.TApply):
+            callee = self.expr(e.callee, scope)
+            args = [self.expr(a, scope) for a in e.args]
+            if isinstance(callee, T.TClosure):
+                return self.expr(callee.body, {n: a for (n, _), a in zip(callee.params, args)})
+            return T.TApply(e.type, callee, tuple(args))
         if isinstance(e, T.TMatch):
             if has_effects(e):
                 raise NotInlinable("`return` or assignment inside a match expression")

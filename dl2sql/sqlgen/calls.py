@@ -17,8 +17,8 @@ from sqlglot import exp
 from dl2sql.plan.nodes import UdfSpec
 from dl2sql.sqlgen.types import is_decimal, sql_type
 from dl2sql.types import typed as T
-from dl2sql.types.model import (OPTION, RESULT, TBigInt, TBit, TBool, TNamed, TSigned,
-                                TString, default_value)
+from dl2sql.types.model import (OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
+                                TSigned, TString, default_value)
 
 
 def _tag_is(index: int):
@@ -97,6 +97,8 @@ class CallCompiler:
     """Mixin of ExprCompiler: calls, UDF fallbacks, slices, shifts."""
 
     def visit_TCall(self, e: T.TCall):
+        if any(isinstance(a.type, TFunc) for a in e.args):
+            return self.udf_expr(e)  # a closure argument travels inside the UDF's body
         args = [self.compile(a) for a in e.args]
         base = e.func.split("#", 1)[0]
         if base == "ddlog_std::default":

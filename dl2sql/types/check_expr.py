@@ -125,9 +125,9 @@ class ExprChecker:
         if handled is not None:
             return handled
         what = {A.EMatch: "`match`", A.ECall: "function calls", A.EDotCall: "method calls",
-                A.EClosure: "closures", A.EFor: "`for` loops", A.EBlock: "blocks",
+A.EFor: "`for` loops", A.EBlock: "blocks",
                 A.EVec: "vector literals", A.EMapLit: "map literals", A.ESlice: "bit slices",
-                A.ETry: "`?`", A.EApply: "closure calls", A.ERef: "references",
+                A.ETry: "`?`", A.ERef: "references",
                 A.EAssign: "assignment inside an expression"}.get(type(e))
         if isinstance(e, (A.ECall, A.EDotCall)):
             what = f"calling `{e.func}`"

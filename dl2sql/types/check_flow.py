@@ -13,8 +13,8 @@ from dl2sql.diagnostics import suggest
 from dl2sql.types import typed as T
 from dl2sql.types.exhaustive import missing_case
 from dl2sql.types.infer import is_infer_var
-from dl2sql.types.model import (BOOL, STRING, TBit, TNamed, TString, TTuple, TVar, Type,
-                                UNIT)
+from dl2sql.types.model import (BOOL, STRING, TBit, TFunc, TNamed, TString, TTuple, TVar,
+                                Type, UNIT)
 from dl2sql.types.symbols import FunctionSym
 
 
@@ -109,6 +109,39 @@ class FlowChecks:
                 return T.TCall(STRING, sym.name, (te,), tvars)
         return None
 
+    # ------------------------------------------------------------------ closures
+    def closure(self, e: A.EClosure, scope, expected) -> T.TExpr:
+        """``|x, y: T| body``: parameters without annotations are inferred."""
+        hint = self.inf.resolve(expected) if expected is not None else None
+        params = []
+        for i, p in enumerate(e.params):
+            if p.type is not None:
+                t = self.syms.to_type(p.type, self.module, {}, self.diags)
+            elif isinstance(hint, TFunc) and i < len(hint.params):
+                t = hint.params[i]
+            else:
+                t = self.inf.fresh()
+            params.append((p.name, t))
+        inner = dict(scope)
+        inner.update(params)
+        saved_ret, self.ret_type = self.ret_type, None  # `return` belongs to the closure
+        ret_hint = self.syms.to_type(e.ret, self.module, {}, self.diags) if e.ret else \
+            (hint.ret if isinstance(hint, TFunc) else None)
+        body = self.expr(e.body, inner, ret_hint)
+        self.ret_type = saved_ret
+        ftype = TFunc(tuple(t for _, t in params), body.type)
+        return T.TClosure(ftype, tuple(params), body)
+
+    def apply(self, e, callee: T.TExpr, args, scope) -> T.TExpr:
+        """A call of a function-typed value."""
+        t = self.inf.resolve(callee.type)
+        if not isinstance(t, TFunc) or len(t.params) != len(args):
+            self.diags.error(e.span, f"a value of type `{self.inf.show(t)}` cannot be "
+                                     f"called with {len(args)} argument(s)")
+            return T.TConst(self.inf.fresh(), None)
+        typed_args = tuple(self.expr(a, scope, p) for a, p in zip(args, t.params))
+        return T.TApply(t.ret, callee, typed_args)
+
     # ------------------------------------------------------------------ match
     def match(self, e: A.EMatch, scope, expected) -> T.TExpr:
         scrut = self.expr(e.scrutinee, scope)
@@ -163,6 +196,12 @@ class FlowChecks:
 
     def flow(self, e, scope, expected) -> Optional[T.TExpr]:
         """Control-flow and call forms, or None when ``e`` is none of them."""
+        if isinstance(e, A.EClosure):
+            return self.closure(e, scope, expected)
+        if isinstance(e, A.EApply) or (isinstance(e, A.ECall) and e.func in scope):
+            callee = (self.expr(e.callee, scope) if isinstance(e, A.EApply)
+                      else T.TVarRef(scope[e.func], e.func))
+            return self.apply(e, callee, e.args, scope)
         if isinstance(e, (A.ECall, A.EDotCall)):
             if isinstance(e, A.ECall) and e.func == "default" and not e.args:
                 t = expected if expected is not None else self.inf.fresh()

@@ -74,6 +74,10 @@ class Inference:
             return len(a.elems) == len(b.elems) and all(
                 self._unify(self.resolve(x), self.resolve(y), span)
                 for x, y in zip(a.elems, b.elems))
+        if isinstance(a, TFunc) and isinstance(b, TFunc):
+            return len(a.params) == len(b.params) and all(
+                self._unify(self.resolve(x), self.resolve(y), span)
+                for x, y in zip(a.params + (a.ret,), b.params + (b.ret,)))
         if isinstance(a, TNamed) and isinstance(b, TNamed):
             return a.name == b.name and len(a.args) == len(b.args) and all(
                 self._unify(self.resolve(x), self.resolve(y), span)

@@ -155,6 +155,25 @@ class TVec:
 
 
 @_node
+class TClosure:
+    """A closure ``|x: T| body`` (also a named function passed as a value, wrapped);
+    captured variables are free in ``body`` until the closure is closed over a scope."""
+
+    type: Type
+    params: tuple[tuple[str, Type], ...]
+    body: "TExpr"
+
+
+@_node
+class TApply:
+    """Call of a function-typed value."""
+
+    type: Type
+    callee: "TExpr"
+    args: tuple["TExpr", ...]
+
+
+@_node
 class TMatch:
     """``match (scrutinee) { pattern -> body, ... }``; first matching arm wins. Arm
     bodies see the variables their pattern binds."""
@@ -244,7 +263,7 @@ class TSlice:
     lo: int
 
 
-TExpr = Union[TVec, TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
+TExpr = Union[TClosure, TApply, TVec, TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
               TTupleGet, TIsCtor, TBin, TUn, TCast, TToString, TIf, TMatch, TCall, TSeq,
               TLet, TAssign, TFor, TBreak, TContinue, TReturn, TSlice]
 
