@@ -78,6 +78,19 @@ class FlowChecks:
                 self.diags.error(e.span, f"unknown function `{e.func}`"
                                  + suggest(e.func.rsplit("::", 1)[-1], known))
             return T.TConst(self.inf.fresh(), None)
+        if len(cands) == 1:
+            # one candidate: its parameter types guide the arguments (closure parameters,
+            # literals), as DDlog's inference does
+            params, ret, tvars = self.signature(cands[0])
+            typed = []
+            for a, p in zip(args, params):
+                if isinstance(a, A.EClosure):
+                    typed.append(self.expr(a, scope, p))
+                else:
+                    te = self.expr(a, scope)
+                    self.inf.unify(te.type, p, a.span, f"argument of `{e.func}`")
+                    typed.append(te)
+            return T.TCall(ret, cands[0].name, tuple(typed), tvars)
         targs_typed = [self.expr(a, scope) for a in args]
         for sym in cands:
             params, ret, tvars = self.signature(sym)
