@@ -78,7 +78,7 @@ class Interpreter:
             T.TConst, T.TVarRef, T.TStruct, T.TVec, T.TTupleE, T.TGetField, T.TCtorField,
             T.TTupleGet, T.TIsCtor, T.TBin, T.TUn, T.TCast, T.TToString, T.TSlice, T.TIf,
             T.TMatch, T.TCall, T.TSeq, T.TLet, T.TAssign, T.TFor, T.TBreak, T.TContinue,
-            T.TReturn, T.TClosure, T.TApply)}
+            T.TReturn, T.TClosure, T.TApply, T.TMapLit)}
         if sys.getrecursionlimit() < _MIN_RECURSION_LIMIT:
             sys.setrecursionlimit(_MIN_RECURSION_LIMIT)
 
@@ -201,6 +201,12 @@ class Interpreter:
                 finally:
                     _leave(scope, inner)
         raise RuntimeFailure("no arm of a `match` matched")
+
+    def _TMapLit(self, e, scope):
+        from dl2sql.values_order import normalize
+
+        pairs = tuple((self.eval(k, scope), self.eval(v, scope)) for k, v in e.entries)
+        return normalize(e.type, pairs, self.env)
 
     def _TClosure(self, e, scope):
         captured = dict(scope)

@@ -17,6 +17,10 @@ from dl2sql.types import typed as T
 from dl2sql.types.model import UNIT, TNamed, TypeEnv
 
 _EFFECTS = (T.TAssign, T.TReturn, T.TLet, T.TBreak, T.TContinue, T.TFor)
+
+
+def _mutating_call(e) -> bool:
+    return isinstance(e, T.TCall) and e.mutates
 MAX_DEPTH = 24
 
 
@@ -26,7 +30,7 @@ class NotInlinable(Exception):
 
 def has_effects(e) -> bool:
     """Whether ``e`` assigns, declares, returns, loops or breaks (at this level)."""
-    if isinstance(e, _EFFECTS):
+    if isinstance(e, _EFFECTS) or _mutating_call(e):
         return True
     if isinstance(e, T.TCall):
         return any(has_effects(a) for a in e.args)
@@ -43,6 +47,17 @@ def substitute_vars(e, scope: dict):
     shadowing, so a name bound inside ``e`` is never one of ``scope``'s)."""
     if isinstance(e, T.TVarRef) and e.name in scope:
         return scope[e.name]
+    if isinstance(e, T.TMatch):  # an arm's pattern may rebind a name of the scope
+        arms = []
+        for p, body in e.arms:
+            bound = set(T.pattern_vars(p))
+            arms.append((p, substitute_vars(body, {k: v for k, v in scope.items()
+                                                   if k not in bound})))
+        return T.TMatch(e.type, substitute_vars(e.scrutinee, scope), tuple(arms))
+    if isinstance(e, T.TClosure):
+        params = dict(e.params)
+        return T.TClosure(e.type, e.params, substitute_vars(
+            e.body, {k: v for k, v in scope.items() if k not in params}))
     if isinstance(e, tuple):
         return tuple(substitute_vars(x, scope) for x in e)
     if dataclasses.is_dataclass(e) and e.__class__.__module__ == T.__name__:
@@ -104,6 +119,8 @@ class Inliner:
                 raise NotInlinable("`return` or assignment inside a match expression")
             return self.match(e, scope, [])
         if isinstance(e, T.TCall):
+            if e.mutates:
+                raise NotInlinable("a call that assigns to its arguments")
             return self.call(e, [self.expr(a, scope) for a in e.args])
         if isinstance(e, _EFFECTS):
             raise NotInlinable(type(e).__name__)

@@ -66,7 +66,9 @@ class ExprCompiler(CallCompiler):
                 return cast(exp.Literal.string(text), sql_type(t, self.env))
             return cast(exp.Literal.number(repr(float(v))), sql_type(t, self.env))
         if isinstance(t, TNamed) and t.name in (VEC, SET, MAP):
-            raise NotImplementedError("collection literals")
+            elem = t.args[0] if t.name != MAP else TTuple((t.args[0], t.args[1]))
+            array = exp.Array(expressions=[self.literal(elem, x) for x in v])
+            return array if v else cast(array, sql_type(t, self.env))
         if isinstance(t, TNamed) and t.name == REF:
             return self.literal(t.args[0], v)
         if isinstance(t, TTuple):

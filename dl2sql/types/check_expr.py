@@ -7,7 +7,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.infer import Inference, check_int_fits, is_infer_var
-from dl2sql.types.model import (VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (MAP, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols
@@ -91,6 +91,11 @@ class ExprChecker:
             first = self.expr(e.elems[0], scope)
             elems = (first,) + tuple(self.expr(x, scope, first.type) for x in e.elems[1:])
             return T.TVec(TNamed(VEC, (first.type,)), elems)
+        if isinstance(e, A.EMapLit):
+            k0, v0 = self.expr(e.entries[0][0], scope), self.expr(e.entries[0][1], scope)
+            entries = [(k0, v0)] + [(self.expr(k, scope, k0.type), self.expr(v, scope, v0.type))
+                                    for k, v in e.entries[1:]]
+            return T.TMapLit(TNamed(MAP, (k0.type, v0.type)), tuple(entries))
         if isinstance(e, A.ETuple):
             elems = tuple(self.expr(x, scope) for x in e.elems)
             return T.TTupleE(TTuple(tuple(x.type for x in elems)), elems)
@@ -126,7 +131,7 @@ class ExprChecker:
             return handled
         what = {A.EMatch: "`match`", A.ECall: "function calls", A.EDotCall: "method calls",
 A.EFor: "`for` loops", A.EBlock: "blocks",
-                A.EVec: "vector literals", A.EMapLit: "map literals", A.ESlice: "bit slices",
+                A.ESlice: "bit slices",
                 A.ETry: "`?`", A.ERef: "references",
                 A.EAssign: "assignment inside an expression"}.get(type(e))
         if isinstance(e, (A.ECall, A.EDotCall)):

@@ -90,7 +90,8 @@ class FlowChecks:
                     te = self.expr(a, scope)
                     self.inf.unify(te.type, p, a.span, f"argument of `{e.func}`")
                     typed.append(te)
-            return T.TCall(ret, cands[0].name, tuple(typed), tvars)
+            return T.TCall(ret, cands[0].name, tuple(typed), tvars,
+                           any(p.mutable for p in cands[0].decl.params))
         targs_typed = [self.expr(a, scope) for a in args]
         for sym in cands:
             params, ret, tvars = self.signature(sym)
@@ -98,7 +99,8 @@ class FlowChecks:
                 continue
             for a, p, te in zip(args, params, targs_typed):
                 self.inf.unify(te.type, p, a.span, f"argument of `{e.func}`")
-            return T.TCall(ret, sym.name, tuple(targs_typed), tvars)
+            return T.TCall(ret, sym.name, tuple(targs_typed), tvars,
+                           any(p.mutable for p in sym.decl.params))
         shown = ", ".join(f"`{self.inf.show(t.type)}`" for t in targs_typed)
         self.diags.error(e.span, f"no overload of `{e.func}` takes arguments of type {shown}")
         return T.TConst(self.inf.fresh(), None)
@@ -163,7 +165,7 @@ class FlowChecks:
         for arm in e.arms:
             pending: dict[str, Type] = {}
             inner = dict(scope)
-            pat = self.pattern(arm.pattern, scrut.type, inner, "bind", pending)
+            pat = self.pattern(arm.pattern, scrut.type, inner, "shadow", pending)
             inner.update(pending)
             body = self.expr(arm.body, inner, result)
             if result is None:

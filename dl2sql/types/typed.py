@@ -155,6 +155,14 @@ class TVec:
 
 
 @_node
+class TMapLit:
+    """Map literal ``[k1 -> v1, ...]`` (a later duplicate key overwrites)."""
+
+    type: Type
+    entries: tuple[tuple["TExpr", "TExpr"], ...]
+
+
+@_node
 class TClosure:
     """A closure ``|x: T| body`` (also a named function passed as a value, wrapped);
     captured variables are free in ``body`` until the closure is closed over a scope."""
@@ -193,6 +201,7 @@ class TCall:
     func: str
     args: tuple["TExpr", ...]
     targs: tuple[Type, ...] = ()
+    mutates: bool = False  # the function has `mut` parameters (assigns to arguments)
 
 
 @_node
@@ -263,7 +272,7 @@ class TSlice:
     lo: int
 
 
-TExpr = Union[TClosure, TApply, TVec, TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
+TExpr = Union[TMapLit, TClosure, TApply, TVec, TConst, TVarRef, TCol, TRecordOf, TStruct, TTupleE, TGetField, TCtorField,
               TTupleGet, TIsCtor, TBin, TUn, TCast, TToString, TIf, TMatch, TCall, TSeq,
               TLet, TAssign, TFor, TBreak, TContinue, TReturn, TSlice]
 
