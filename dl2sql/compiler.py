@@ -33,6 +33,7 @@ class CompiledProgram:
     blocks: dict[str, list[Block]]
     relations: dict[str, RelationInfo] = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # (name, targs) -> FunctionIR
+    indexes: dict = field(default_factory=dict)  # qualified name -> IndexInfo
     _plans: dict[str, Plan] = field(default_factory=dict)
 
     def plan_for(self, dialect: str) -> Plan:
@@ -76,7 +77,8 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     for b in lower_rules(checked.rules, layouts, syms.env, checked.functions):
         blocks.setdefault(b.relation, []).append(b)
     program = CompiledProgram(path, modules, syms, checked.rules, strata, layouts, blocks,
-                              relations, functions=checked.functions)
+                              relations, functions=checked.functions,
+                              indexes=checked.indexes)
     program.plan_for("duckdb")  # builds the SQL once, so that errors surface here
     return program
 

@@ -18,6 +18,7 @@ class Evaluator:
         self.program, self.runner, self.progress = program, runner, progress
         self.type_env = program.type_env
         self.relations = program.relations
+        self.indexes = program.indexes
         self.externs = bind_externs(program, externs or {})
         self._registered: set[str] = set()
 

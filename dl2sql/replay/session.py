@@ -139,7 +139,7 @@ class _Session:
         elif op == "clear":
             self._clear(cmd.relation)
         elif op in ("dump_index", "query_index"):
-            raise DatError(f"`{op}` is not supported yet")
+            self._index(cmd)
         else:
             self.buffer.append((cmd, self._convert_update(cmd)))
             if cmd.last:
@@ -196,6 +196,43 @@ class _Session:
         rel = self.state[name]
         for k in sorted(rel):
             self.out.write(format_value(t, rel[k], self.env) + "\n")
+
+    def _index(self, cmd: Command) -> None:
+        """``dump_index I;`` prints the records the index covers, ``query_index I(k)``
+        those whose key is ``k``; sorted like a dump."""
+        from dl2sql.interp import Interpreter
+        from dl2sql.types.model import TTuple
+        from dl2sql.interp_ops import ddlog_equal
+
+        indexes = getattr(self.program, "indexes", {})
+        index = indexes.get(cmd.relation)
+        if index is None:
+            raise DatError(f"Unknown index {cmd.relation}" + suggest(cmd.relation, indexes))
+        rel = index.relation
+        if rel in self.outputs:
+            records = self.state[rel].values()
+        elif rel in self.inputs:
+            records = self.committed_in[rel].values()
+        else:
+            raise DatError(f"index {index.name} is over `{rel}`, which is neither an "
+                           f"input nor an output relation")
+        key = None
+        if cmd.op == "query_index":
+            types = [t for _, t in index.fields]
+            kt = types[0] if len(types) == 1 else TTuple(tuple(types))
+            key = convert(kt, cmd.value, self.env)
+        interp = Interpreter(self.env, {})
+        t = self.rels[rel].record_type
+        hits = {}
+        for v in records:
+            scope: dict = {}
+            if not interp.match(index.pattern, v, scope):
+                continue
+            found = tuple(scope[f] for f, _ in index.fields)
+            if key is None or ddlog_equal(found[0] if len(found) == 1 else found, key):
+                hits[sort_key(t, v, self.env)] = v
+        for k in sorted(hits):
+            self.out.write(format_value(t, hits[k], self.env) + "\n")
 
     # ------------------------------------------------------------ updates
     def _relation(self, name: str):

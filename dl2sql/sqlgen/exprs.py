@@ -7,7 +7,7 @@ from sqlglot import exp
 
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
-from dl2sql.sqlgen.types import is_decimal, sql_type, struct_slots
+from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types import typed as T
 from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv,
@@ -107,9 +107,16 @@ class ExprCompiler(CallCompiler):
         """SQL for typed expression ``e`` (columns must already be resolved); what SQL
         cannot express runs in a Python UDF."""
         method = getattr(self, "visit_" + type(e).__name__, None)
-        if method is None:
+        if method is None or self._through_recursive_type(e):
             return self.udf_expr(e)
         return method(e)
+
+    def _through_recursive_type(self, e: T.TExpr) -> bool:
+        """Whether ``e`` computes with values of a recursive type (linked lists built
+        with ``Ref``); SQL has no type for those, so the whole of ``e`` is interpreted."""
+        if isinstance(e, (T.TCol, T.TConst)):
+            return False
+        return any(is_recursive(x.type, self.env) for x in T.subexpressions(e))
 
     def visit_TConst(self, e: T.TConst):
         return self.literal(e.type, e.value)

@@ -55,8 +55,27 @@ def struct_slots(t: Type, env: TypeEnv) -> tuple[StructSlot, ...] | None:
     return None
 
 
+def is_recursive(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
+    """True when values of ``t`` may contain values of their own type (through
+    ``Ref``): they have no finite SQL type and live only inside the interpreter."""
+    if isinstance(t, TTuple):
+        return any(is_recursive(e, env, _seen) for e in t.elems)
+    if not isinstance(t, TNamed):
+        return False
+    if t in _seen:
+        return True
+    seen = _seen | {t}
+    if any(is_recursive(a, env, seen) for a in t.args):
+        return True
+    if t.name in env.defs and not env.defs[t.name].extern:
+        return any(is_recursive(ft, env, seen) for c in env.ctors(t) for _, ft in c.fields)
+    return False
+
+
 def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
     """The SQL type storing values of DDlog type ``t``."""
+    if is_recursive(t, env):
+        raise NotImplementedError(f"values of the recursive type `{t}` cannot be stored")
     if isinstance(t, TBool):
         return exp.DataType.build("BOOLEAN")
     if isinstance(t, TString):

@@ -8,6 +8,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.ftl import desugar_ftl
 from dl2sql.types import typed as T
+from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
@@ -21,6 +22,7 @@ class CheckedProgram:
     symbols: Symbols
     rules: list[T.CoreRule]
     functions: dict = dataclasses.field(default_factory=dict)
+    indexes: dict = dataclasses.field(default_factory=dict)  # name -> IndexInfo
 
 
 def check_program(modules: list[A.Module]) -> CheckedProgram:
@@ -29,6 +31,7 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
     diags = Diagnostics()
     syms = collect_symbols(modules, diags)
     _check_relation_decls(modules, syms, diags)
+    indexes = check_indexes(modules, syms, diags)
     rules: list[T.CoreRule] = []
     for m in modules:
         for d in m.decls:
@@ -39,7 +42,7 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
     diags.raise_if_errors()
     functions = instantiate_functions(rules, syms, diags)
     diags.raise_if_errors()
-    return CheckedProgram(syms, rules, functions)
+    return CheckedProgram(syms, rules, functions, indexes)
 
 
 def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:

@@ -124,14 +124,12 @@ class RuleChecker(FlowChecks, ExprChecker):
         return rel, pat
 
     def _record_pattern(self, a: A.Atom, rtype, scope, mode, pending) -> T.Pattern:
-        ctors = self.syms.env.ctors(rtype) if isinstance(rtype, TNamed) and \
-            rtype.name in self.syms.env.defs else ()
-        if len(ctors) != 1:
+        ctor = self._positional_ctor(self._relation(a.relation, a.span), rtype)
+        if ctor is None:
             if a.args:
                 self.diags.error(a.span, f"relation `{a.relation}` holds values of type "
                                          f"`{rtype}`; match them with `{a.relation}[pattern]`")
             return T.PWild(rtype)
-        ctor = ctors[0]
         fake = A.EStruct(a.span, ctor.name, a.args)
         if a.args and all(x.name is None for x in a.args) and len(a.args) != len(ctor.fields):
             self.diags.error(a.span, f"relation `{a.relation}` has {len(ctor.fields)} "
@@ -210,18 +208,27 @@ class RuleChecker(FlowChecks, ExprChecker):
         rtype = info.record_type
         if h.whole is not None:
             return T.Head(h.span, rel, self.expr(h.whole, scope, rtype))
-        ctors = self.syms.env.ctors(rtype) if isinstance(rtype, TNamed) and \
-            rtype.name in self.syms.env.defs else ()
-        if len(ctors) != 1:
+        ctor = self._positional_ctor(rel, rtype)
+        if ctor is None:
             self.diags.error(h.span, f"relation `{h.relation}` holds values of type "
                                      f"`{rtype}`; write the head as `{h.relation}[value]`")
             return T.Head(h.span, rel, T.TConst(rtype, None))
-        fake = A.EStruct(h.span, ctors[0].name, h.args)
-        args = self._ctor_args(fake, list(ctors[0].fields),
+        fake = A.EStruct(h.span, ctor.name, h.args)
+        args = self._ctor_args(fake, list(ctor.fields),
                                lambda x, ft: self.expr(x, scope, ft))
         if args is None:
             return T.Head(h.span, rel, T.TConst(rtype, None))
-        return T.Head(h.span, rel, T.TStruct(rtype, ctors[0].name, tuple(args)))
+        return T.Head(h.span, rel, T.TStruct(rtype, ctor.name, tuple(args)))
+
+    def _positional_ctor(self, rel: str, rtype):
+        """The constructor ``R(args)`` builds or matches: the record type's only one,
+        or, for a union, the constructor named like the relation (as DDlog does)."""
+        ctors = self.syms.env.ctors(rtype) if isinstance(rtype, TNamed) and \
+            rtype.name in self.syms.env.defs else ()
+        if len(ctors) == 1:
+            return ctors[0]
+        short = rel.rsplit("::", 1)[-1]
+        return next((c for c in ctors if c.short_name == short), None)
 
     def _check_inferred(self, rule: T.CoreRule, span: Span) -> None:
         if has_open_type(rule) and not self.diags.has_errors:

@@ -6,6 +6,7 @@ A rule body is a sequence of clauses evaluated left to right, as in DDlog.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Union
 
@@ -413,3 +414,17 @@ def pattern_vars(p: Pattern) -> list[str]:
         return [v for e in p.elems for v in pattern_vars(e)]
     return []
 
+
+
+def subexpressions(node):
+    """Every typed expression inside ``node`` (itself included), depth first."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from subexpressions(x)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type) and \
+            node.__class__.__module__ == __name__:
+        if isinstance(getattr(node, "type", None), Type):
+            yield node
+        for f in dataclasses.fields(node):
+            if f.name != "type":
+                yield from subexpressions(getattr(node, f.name))

@@ -284,7 +284,7 @@ def test_errors_have_line_numbers_and_stop():
         ("clear Edge;", "t.dat:1: error: clear_relation: no transaction in progress"),
         ("start;\ninsert Path(\"a\", \"b\");", "t.dat:2: error: relation Path is not an input"),
         ("echo ok;\n\n!!;", "t.dat:3: error: invalid input"),
-        ("dump_index Idx;", "t.dat:1: error: `dump_index` is not supported yet"),
+        ("dump_index Idx;", "t.dat:1: error: Unknown index Idx"),
     ]
     for dat, msg in cases:
         rc, out, err = run(PathProgram(), dat + "\necho never;")
