@@ -20,7 +20,7 @@ from typing import Callable
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.interp_ops import binary, cast, ddlog_equal, slice_bits, to_string, unary
 from dl2sql.types import typed as T
-from dl2sql.types.model import REF, TNamed, Type, TypeEnv, default_value
+from dl2sql.types.model import TRANSPARENT, REF, TNamed, Type, TypeEnv, default_value
 from dl2sql.values import Record
 from udfs.std import STD
 from udfs.std_base import Ctx, Mut
@@ -45,7 +45,7 @@ class _Continue(Exception):
 
 def _deref(t: Type) -> Type:
     """``Ref<T>`` values are their pointee, and so are field lookups through them."""
-    while isinstance(t, TNamed) and t.name == REF:
+    while isinstance(t, TNamed) and t.name in TRANSPARENT:
         t = t.args[0]
     return t
 

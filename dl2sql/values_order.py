@@ -11,14 +11,13 @@ from __future__ import annotations
 import math
 import struct
 
-from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.values import Record
 
 # Heap wrappers that compare and print as their pointee.  Intern is listed although
 # DDlog orders interned values by an internal id: any fixed order is as good as
 # upstream's, and the pointee order is at least deterministic.
-_TRANSPARENT = {REF, "internment::Intern"}
 
 # Keys of the same type are always comparable; floats need a tag so that NaN (which
 # Python never orders) becomes the largest value and equal to itself.
@@ -58,7 +57,7 @@ def sort_key(t: Type, v, env: TypeEnv):
             kt, vt = t.args
             return tuple(sorted(_dedup_map(
                 ((sort_key(kt, k, env), sort_key(vt, x, env)) for k, x in v))))
-        if t.name in _TRANSPARENT:
+        if t.name in TRANSPARENT:
             return sort_key(t.args[0], v, env)
         defn = env.defs.get(t.name)
         if defn is not None and defn.ctors and isinstance(v, Record):
@@ -117,7 +116,7 @@ def normalize(t: Type, v, env: TypeEnv):
                 k = normalize(kt, k, env)
                 entries[sort_key(kt, k, env)] = (k, normalize(vt, x, env))
             return tuple(entries[k] for k in sorted(entries))
-        if t.name in _TRANSPARENT:
+        if t.name in TRANSPARENT:
             return normalize(t.args[0], v, env)
         defn = env.defs.get(t.name)
         if defn is not None and defn.ctors and isinstance(v, Record):

@@ -12,12 +12,11 @@ import struct
 import unicodedata
 from decimal import Decimal, localcontext
 
-from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.values import Record
 from dl2sql.values_order import normalize, to_f32
 
-_TRANSPARENT = {REF, "internment::Intern"}
 
 _SIMPLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t",
                    "\0": "\\0"}
@@ -165,7 +164,7 @@ def _fmt_named(t: TNamed, v, env: TypeEnv, out: list) -> None:
             _fmt(et, e, env, out)
         out.append("]")
         return
-    if t.name in _TRANSPARENT:
+    if t.name in TRANSPARENT:
         _fmt(t.args[0], v, env, out)
         return
     defn = env.defs.get(t.name)

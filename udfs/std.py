@@ -27,7 +27,7 @@ from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.interp_ops import to_string as prim_to_string, wrap
-from dl2sql.types.model import TBigInt, TNamed, TSigned, TTuple, default_value
+from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple, default_value
 from dl2sql.values import Record
 from dl2sql.values_order import sort_key
 from udfs.std_base import NONE, Ctx, Mut, some, typed
@@ -187,6 +187,18 @@ def pow32(ctx: Ctx, base: int, e: int) -> int:
     return wrap(t, pow(base, e, 1 << t.width))
 
 
+def _pow32_of(t) -> Callable[[int, int], int]:
+    def pow_fixed(base: int, e: int) -> int:
+        return base ** e if isinstance(t, TBigInt) else wrap(t, pow(base, e, 1 << t.width))
+    pow_fixed.__doc__ = f"``pow32`` at type `{t}`."
+    return pow_fixed
+
+
+_POW32 = {f"{p}{w}_pow32": _pow32_of((TBit if p == "u" else TSigned)(w))
+          for p in "us" for w in (8, 16, 32, 64, 128)}
+_POW32["bigint_pow32"] = _pow32_of(TBigInt())
+
+
 @typed
 def default(ctx: Ctx):
     """§2.8 default of the instantiated type."""
@@ -275,6 +287,7 @@ STD: dict[str, Callable] = {_S + name: fn for name, fn in {
     **_STRINGS,
     # the raw extern spellings share the implementations
     **{"string_" + name: fn for name, fn in _STRINGS.items()},
+    **{"istring_" + name: fn for name, fn in _STRINGS.items()},
     "str_to_lower": str.lower,
     "from_utf8": from_utf8, "encode_utf16": encode_utf16, "from_utf16": from_utf16,
     "to_string": to_string, "to_string_debug": to_string_debug, "hex": hex_,
@@ -287,7 +300,8 @@ STD: dict[str, Callable] = {_S + name: fn for name, fn in {
     "unwrap_or": unwrap_or, "unwrap_or_default": unwrap_or_default, "ok_or": ok_or,
     "to_vec": to_vec, "to_set": to_set,
     **COLLECTIONS,
-    "ref_new": _ref, "deref": _ref,
+    "ref_new": _ref, "deref": _ref, "intern": _ref, "ival": _ref,
+    **_POW32,
 }.items()}
 
 # The raw spellings of the collection functions (`vec_push`, `set_union`, ...) that
@@ -333,6 +347,11 @@ _RAW_SPELLINGS = {
     "vec_truncate": "truncate",
     "vec_unzip": "unzip",
     "vec_update_nth": "update_nth",
+    "option_unwrap_or": "unwrap_or",
+    "option_unwrap_or_default": "unwrap_or_default",
+    "result_unwrap_or": "unwrap_or",
+    "result_unwrap_or_default": "unwrap_or_default",
+
     "vec_zip": "zip",
 }
 STD.update({_S + raw: STD[_S + base] for raw, base in _RAW_SPELLINGS.items()

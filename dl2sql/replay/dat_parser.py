@@ -13,13 +13,12 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from dl2sql.types.model import (MAP, OPTION, REF, SET, VEC, TBigInt, TBit, TBool, TDouble,
+from dl2sql.types.model import (TRANSPARENT, MAP, OPTION, REF, SET, VEC, TBigInt, TBit, TBool, TDouble,
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 default_value)
 from dl2sql.values import Record
 from dl2sql.values_order import normalize, to_f32
 
-_TRANSPARENT = {REF, "internment::Intern"}
 _SPACES = " \t\r\n"
 _STR_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "a": "\x07", "b": "\x08",
                 "f": "\x0c", "r": "\r", "t": "\t", "v": "\x0b", "?": "?"}
@@ -484,7 +483,7 @@ def _convert_named(t: TNamed, u: UValue, env: TypeEnv):
             return normalize(t, [convert(t.args[0], e, env) for e in items], env)
         pair = TTuple((t.args[0], t.args[1]))
         return normalize(t, [convert(pair, e, env) for e in items], env)
-    if t.name in _TRANSPARENT:
+    if t.name in TRANSPARENT:
         return convert(t.args[0], u, env)
     defn = env.defs.get(t.name)
     if defn is None or not defn.ctors:

@@ -20,12 +20,11 @@ from typing import TextIO
 from dl2sql.diagnostics import suggest
 from dl2sql.replay.dat_parser import (Command, DatError, Incomplete, UValue, convert,
                                       parse_commands, untyped_guess)
-from dl2sql.types.model import MAP, REF, SET, VEC, TNamed, Type, TypeEnv
+from dl2sql.types.model import TRANSPARENT, MAP, REF, SET, VEC, TNamed, Type, TypeEnv
 from dl2sql.values import Record
 from dl2sql.values_order import normalize, sort_key
 from dl2sql.values_print import format_value
 
-_TRANSPARENT = {REF, "internment::Intern"}
 
 
 class _Stop(Exception):
@@ -381,7 +380,7 @@ def _mutate(t: Type, old, u: UValue, env: TypeEnv):
                 else:
                     cur[hk] = (k, _mutate(vt, cur[hk][1], uv, env))
             return tuple(cur.values())
-        if t.name in _TRANSPARENT:
+        if t.name in TRANSPARENT:
             return _mutate(t.args[0], old, u, env)
         defn = env.defs.get(t.name)
         if t.name != VEC and defn is not None and defn.ctors and isinstance(old, Record):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.ra.nodes import RelationLayout
 from dl2sql.sqlgen.types import struct_slots
-from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.values import Record
 
@@ -19,7 +19,7 @@ def to_sql(t: Type, v, env: TypeEnv):
         return [to_sql(t.args[0], x, env) for x in v]
     if isinstance(t, TNamed) and t.name == MAP:
         return [(to_sql(t.args[0], k, env), to_sql(t.args[1], x, env)) for k, x in v]
-    if isinstance(t, TNamed) and t.name == REF:
+    if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return to_sql(t.args[0], v, env)
     slots = struct_slots(t, env)
     if slots is None:
@@ -58,7 +58,7 @@ def from_sql(t: Type, v, env: TypeEnv):
         return tuple(from_sql(t.args[0], x, env) for x in v)
     if isinstance(t, TNamed) and t.name == MAP:
         return tuple((from_sql(t.args[0], k, env), from_sql(t.args[1], x, env)) for k, x in v)
-    if isinstance(t, TNamed) and t.name == REF:
+    if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return from_sql(t.args[0], v, env)
     slots = struct_slots(t, env)
     if isinstance(t, TTuple):

@@ -86,6 +86,11 @@ NATIVE: dict[str, Callable] = {
     "ddlog_std::min": _least_greatest(exp.Least),
     "ddlog_std::max": _least_greatest(exp.Greatest),
     "ddlog_std::to_string": _to_string,
+    # interned values and references are stored as their contents
+    "ddlog_std::intern": lambda ec, args, call: args[0],
+    "ddlog_std::ival": lambda ec, args, call: args[0],
+    "ddlog_std::ref_new": lambda ec, args, call: args[0],
+    "ddlog_std::deref": lambda ec, args, call: args[0],
     "ddlog_std::len": _byte_length,
     "ddlog_std::string_len": _byte_length,
     "ddlog_std::starts_with": _string_fn(exp.StartsWith),

@@ -9,7 +9,7 @@ from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types import typed as T
-from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 default_value)
 from dl2sql.values import Record
@@ -69,7 +69,7 @@ class ExprCompiler(CallCompiler):
             elem = t.args[0] if t.name != MAP else TTuple((t.args[0], t.args[1]))
             array = exp.Array(expressions=[self.literal(elem, x) for x in v])
             return array if v else cast(array, sql_type(t, self.env))
-        if isinstance(t, TNamed) and t.name == REF:
+        if isinstance(t, TNamed) and t.name in TRANSPARENT:
             return self.literal(t.args[0], v)
         if isinstance(t, TTuple):
             return self.make_tuple(t, [self.literal(e, x) for e, x in zip(t.elems, v)])
@@ -146,14 +146,14 @@ class ExprCompiler(CallCompiler):
         slots = [s for s in struct_slots(e.expr.type, self.env) if s.field == e.field]
         if len(slots) == 1:
             return dot(inner, slots[0].name)
-        ctors = [c.name for c in self.env.ctors(e.expr.type)]
+        ctors = [c.name for c in self.env.ctors(unwrapped(e.expr.type))]
         case = exp.Case(this=dot(inner, "tag"))
         for s in slots:
             case = case.when(exp.Literal.number(ctors.index(s.ctor)), dot(inner.copy(), s.name))
         return case
 
     def visit_TIsCtor(self, e: T.TIsCtor):
-        ctors = [c.name for c in self.env.ctors(e.expr.type)]
+        ctors = [c.name for c in self.env.ctors(unwrapped(e.expr.type))]
         return exp.EQ(this=dot(self.compile(e.expr), "tag"),
                       expression=exp.Literal.number(ctors.index(e.ctor)))
 

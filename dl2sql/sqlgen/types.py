@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 
 DECIMAL = exp.DataType.build("DECIMAL(38, 0)")
@@ -37,6 +37,7 @@ class StructSlot:
 
 def struct_slots(t: Type, env: TypeEnv) -> tuple[StructSlot, ...] | None:
     """The SQL struct fields of ``t``, or None when ``t`` is not stored as a STRUCT."""
+    t = unwrapped(t)
     if isinstance(t, TTuple):
         if not t.elems:
             return None
@@ -93,7 +94,7 @@ def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
         entry = TTuple((t.args[0], t.args[1]))
         return exp.DataType(this=exp.DataType.Type.ARRAY,
                             expressions=[sql_type(entry, env)], nested=True)
-    if isinstance(t, TNamed) and t.name == REF:
+    if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return sql_type(t.args[0], env)
     slots = struct_slots(t, env)
     if slots is None:

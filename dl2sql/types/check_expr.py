@@ -7,7 +7,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.infer import Inference, check_int_fits, is_infer_var
-from dl2sql.types.model import (MAP, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (INTERN, MAP, REF, TRANSPARENT, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols
@@ -76,10 +76,11 @@ class ExprChecker:
             return T.TConst(self.inf.float_literal(e.span), e.value)
         if isinstance(e, A.EString):
             if e.interned:
-                return self.unsupported(e.span, "interned strings")
+                return intern_string(T.TConst(STRING, e.value))
             return T.TConst(STRING, e.value)
         if isinstance(e, A.EInterp):
-            return self._interp(e, scope)
+            text = self._interp(e, scope)
+            return intern_string(text) if e.interned else text
         if isinstance(e, A.EVar):
             if e.name in scope:
                 return T.TVarRef(scope[e.name], e.name)
@@ -106,7 +107,7 @@ class ExprChecker:
         if isinstance(e, A.EField):
             return self._field(e, scope)
         if isinstance(e, A.ETupleIdx):
-            inner = self.expr(e.expr, scope)
+            inner = self.unwrap(self.expr(e.expr, scope))
             t = self.resolved(inner.type)
             if not isinstance(t, TTuple) or e.index >= len(t.elems):
                 self.diags.error(e.span, f"`.{e.index}` needs a tuple with more than "
@@ -165,6 +166,8 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
         t = self.resolved(te.type)
         if isinstance(t, TString):
             return te
+        if isinstance(t, TNamed) and t.name in TRANSPARENT:
+            return self.to_string(self.unwrap(te), span)
         if is_integer(t) or isinstance(t, (TBool, TFloat, TDouble)) or is_infer_var(t):
             return T.TToString(STRING, te)
         if isinstance(t, TNamed) and t.name in self.syms.env.defs and \
@@ -290,8 +293,19 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
                           "`~`", "bit<N> or signed<N>")
         return T.TUn(inner.type, e.op, inner)
 
+    def unwrap(self, te: T.TExpr) -> T.TExpr:
+        """``te`` seen through ``Ref``/``Intern`` (field and tuple access look through
+        them, as in DDlog), as an explicit ``deref``/``ival`` call."""
+        t = self.resolved(te.type)
+        while isinstance(t, TNamed) and t.name in TRANSPARENT:
+            inner = self.resolved(t.args[0])
+            te = T.TCall(inner, "ddlog_std::deref" if t.name == REF else "ddlog_std::ival",
+                         (te,), (inner,))
+            t = inner
+        return te
+
     def _field(self, e: A.EField, scope) -> T.TExpr:
-        inner = self.expr(e.expr, scope)
+        inner = self.unwrap(self.expr(e.expr, scope))
         t = self.resolved(inner.type)
         if not isinstance(t, TNamed) or t.name not in self.syms.env.defs or \
                 not self.syms.env.defs[t.name].ctors:
@@ -339,3 +353,8 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
             return tuple(self.const_value(a) for a in te.elems)
         raise NotSupported()
 
+
+
+def intern_string(te: T.TExpr) -> T.TExpr:
+    """``i"..."``: the interned form of string expression ``te``."""
+    return T.TCall(TNamed(INTERN, (STRING,)), "ddlog_std::intern", (te,), (STRING,))

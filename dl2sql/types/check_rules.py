@@ -7,7 +7,7 @@ from dl2sql.types import typed as T
 from dl2sql.types.check_expr import ExprChecker
 from dl2sql.types.check_flow import FlowChecks
 from dl2sql.types.infer import Inference, has_open_type, zonk
-from dl2sql.types.model import BOOL, TNamed, TTuple, Type
+from dl2sql.types.model import BOOL, REF, TRANSPARENT, TNamed, TTuple, Type
 from dl2sql.types.symbols import Symbols
 
 BIND, NO_BIND = "bind", "no-bind"
@@ -63,6 +63,14 @@ class RuleChecker(FlowChecks, ExprChecker):
             t = self.syms.to_type(e.type, self.module, {}, self.diags)
             self.inf.unify(t, expected, e.span)
             return self.pattern(e.expr, expected, scope, mode, pending)
+        if isinstance(e, A.ERef):
+            # `&p` matches the contents of a Ref or Intern, which are stored unwrapped
+            t = self.resolved(expected)
+            if not (isinstance(t, TNamed) and t.name in TRANSPARENT):
+                self.diags.error(e.span, f"`&` patterns match `Ref<T>` or `Intern<T>` "
+                                         f"values, not `{self.inf.show(t)}`")
+                return T.PWild(expected)
+            return self.pattern(e.expr, t.args[0], scope, mode, pending)
         return T.PEq(expected, self.expr(e, scope, expected))
 
     def _ctor_pattern(self, e: A.EStruct, expected, scope, mode, pending) -> T.Pattern:
@@ -124,6 +132,8 @@ class RuleChecker(FlowChecks, ExprChecker):
         return rel, pat
 
     def _record_pattern(self, a: A.Atom, rtype, scope, mode, pending) -> T.Pattern:
+        while isinstance(rtype, TNamed) and rtype.name in TRANSPARENT:
+            rtype = rtype.args[0]  # stored unwrapped: match the contents
         ctor = self._positional_ctor(self._relation(a.relation, a.span), rtype)
         if ctor is None:
             if a.args:
@@ -208,6 +218,10 @@ class RuleChecker(FlowChecks, ExprChecker):
         rtype = info.record_type
         if h.whole is not None:
             return T.Head(h.span, rel, self.expr(h.whole, scope, rtype))
+        wrappers = []
+        while isinstance(rtype, TNamed) and rtype.name in TRANSPARENT:
+            wrappers.append(rtype)
+            rtype = rtype.args[0]
         ctor = self._positional_ctor(rel, rtype)
         if ctor is None:
             self.diags.error(h.span, f"relation `{h.relation}` holds values of type "
@@ -218,7 +232,11 @@ class RuleChecker(FlowChecks, ExprChecker):
                                lambda x, ft: self.expr(x, scope, ft))
         if args is None:
             return T.Head(h.span, rel, T.TConst(rtype, None))
-        return T.Head(h.span, rel, T.TStruct(rtype, ctor.name, tuple(args)))
+        record: T.TExpr = T.TStruct(rtype, ctor.name, tuple(args))
+        for w in reversed(wrappers):  # `R(...)` of a `relation R[Intern<T>]`
+            record = T.TCall(w, "ddlog_std::ref_new" if w.name == REF else
+                             "ddlog_std::intern", (record,), (record.type,))
+        return T.Head(h.span, rel, record)
 
     def _positional_ctor(self, rel: str, rtype):
         """The constructor ``R(args)`` builds or matches: the record type's only one,

@@ -116,6 +116,16 @@ STD = "ddlog_std"
 VEC, SET, MAP, REF, GROUP, OPTION, RESULT = (
     f"{STD}::Vec", f"{STD}::Set", f"{STD}::Map", f"{STD}::Ref", f"{STD}::Group",
     f"{STD}::Option", f"{STD}::Result")
+INTERN = f"{STD}::Intern"
+# Wrappers whose values are their contents, in SQL and at run time alike.
+TRANSPARENT = frozenset({REF, INTERN})
+
+
+def unwrapped(t: "Type") -> "Type":
+    """``t`` without its ``Ref``/``Intern`` wrappers (how its values are stored)."""
+    while isinstance(t, TNamed) and t.name in TRANSPARENT:
+        t = t.args[0]
+    return t
 
 
 def is_integer(t: Type) -> bool:
@@ -180,6 +190,7 @@ class TypeEnv:
 
     def ctors(self, t: TNamed) -> tuple[CtorDef, ...]:
         """The constructors of ``t`` with its type arguments substituted."""
+        t = unwrapped(t)
         defn = self.defs[t.name]
         if not defn.params:
             return defn.ctors
@@ -215,7 +226,7 @@ def default_value(t: Type, env: TypeEnv):
     if isinstance(t, TNamed):
         if t.name in (VEC, SET, MAP):
             return ()
-        if t.name == REF:
+        if t.name in TRANSPARENT:
             return default_value(t.args[0], env)
         ctors = env.ctors(t)
         if ctors:
