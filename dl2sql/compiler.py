@@ -15,6 +15,7 @@ from dl2sql.ra.nodes import Block, RelationLayout
 from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.types import typed as T
+from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.types.check import check_program
 from dl2sql.types.model import RelationInfo, TypeEnv
 from dl2sql.types.symbols import Symbols
@@ -66,9 +67,12 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     modules = load_modules(text, path, lib_dirs)
     checked = check_program(modules)
     syms = checked.symbols
-    relations = dict(syms.relations)
+    rules, added = split_aggregations(checked.rules, syms)
+    checked = dataclasses.replace(checked, rules=rules)
+    relations = {**syms.relations, **added}
     if output_internal:
-        relations = {r: dataclasses.replace(i, role="output") if i.role == "internal" else i
+        relations = {r: dataclasses.replace(i, role="output")
+                     if i.role == "internal" and r not in added else i
                      for r, i in relations.items()}
     layouts = {r: relation_layout(r, i.record_type, syms.env) for r, i in relations.items()}
     _check_storable(layouts, relations, syms.env)

@@ -118,15 +118,16 @@ def bind_externs(program: CompiledProgram, externs: dict) -> dict:
     qualified or plain name; a missing one is a located error."""
     from dl2sql.diagnostics import Diagnostics
     from dl2sql.types.check_functions import calls_in
+    from udfs.std import STD
 
     bound, diags = {}, Diagnostics()
     called = {c.func for r in program.rules for c in calls_in(r)}
     called |= {c.func for f in program.functions.values() for c in calls_in(f.body)}
     for key in sorted(called):
         sym = program.symbols.function(key)
-        if not sym.decl.extern or sym.builtin:
-            continue
         plain = sym.name.split("#", 1)[0]
+        if not sym.decl.extern or sym.builtin or (plain in STD and plain not in externs):
+            continue  # dl2sql implements it (std and library modules such as `group`)
         fn = externs.get(plain) or externs.get(plain.rsplit("::", 1)[-1])
         if fn is None:
             diags.error(sym.decl.span, f"extern function `{plain}` has no implementation: "

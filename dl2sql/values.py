@@ -18,3 +18,19 @@ class Record:
 
     ctor: str
     fields: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class GroupValue:
+    """A ``Group<K, V>``: its key and its elements in group order (one per body row,
+    duplicates kept). Iterating yields ``(element, weight)`` pairs as DDlog's
+    ``for ((v, w) in g)`` does; every weight is 1."""
+
+    key: object
+    items: tuple
+
+    def __iter__(self):
+        return ((v, 1) for v in self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)

@@ -17,8 +17,8 @@ Calling conventions (used by :class:`dl2sql.interp.Interpreter`):
   dispatch on the Python value: ``str`` for strings, ``tuple`` for Vec/Set/Map,
   :class:`~dl2sql.values.Record` for Option/Result.
 
-Not implemented (the checker rejects closures, and Group values never reach Python):
-``map``/``and_then``/``ok_or_else``/``map_err``, the Group functions, ``to_any``/
+Group functions are in :mod:`udfs.std_group`. Not implemented:
+``map``/``and_then``/``ok_or_else``/``map_err``, ``to_any``/
 ``from_any``; ``hash32/64/128`` raise, since Rust's hash stream cannot be reproduced.
 """
 from __future__ import annotations
@@ -29,6 +29,7 @@ from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.interp_ops import to_string as prim_to_string, wrap
 from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple, default_value
 from dl2sql.values import Record
+from udfs.std_group import with_groups
 from dl2sql.values_order import sort_key
 from udfs.std_base import NONE, Ctx, Mut, some, typed
 from udfs.std_collections import COLLECTIONS, member, set_of
@@ -356,3 +357,4 @@ _RAW_SPELLINGS = {
 }
 STD.update({_S + raw: STD[_S + base] for raw, base in _RAW_SPELLINGS.items()
             if _S + base in STD})
+with_groups(STD, _S)

@@ -23,6 +23,7 @@ class Edge:
     target: str  # head relation
     negated: bool
     span: Span
+    aggregated: bool = False
 
 
 def dependency_edges(rules: list[T.CoreRule]) -> list[Edge]:
@@ -33,6 +34,8 @@ def dependency_edges(rules: list[T.CoreRule]) -> list[Edge]:
             for c in r.body:
                 if isinstance(c, T.CAtom):
                     edges.append(Edge(c.relation, h.relation, c.negated, c.span))
+                elif isinstance(c, T.CGroupSource):
+                    edges.append(Edge(c.relation, h.relation, False, c.span, True))
     return edges
 
 
@@ -48,7 +51,13 @@ def stratify(rules: list[T.CoreRule], relations: list[str]) -> list[Stratum]:
     comp_of = {r: i for i, comp in enumerate(comps) for r in comp}
     diags = Diagnostics()
     for e in edges:
-        if e.negated and comp_of[e.source] == comp_of[e.target]:
+        if e.aggregated and comp_of[e.source] == comp_of[e.target]:
+            cycle = sorted(r for r in comps[comp_of[e.source]] if "__group" not in r)
+            diags.error(e.span, "this `group_by` aggregates rows that depend on its own "
+                                "result (recursion through "
+                                + ", ".join(f"`{r}`" for r in cycle)
+                                + "); aggregation must not be recursive")
+        elif e.negated and comp_of[e.source] == comp_of[e.target]:
             cycle = ", ".join(f"`{r}`" for r in sorted(comps[comp_of[e.source]]))
             rule_span = next(r.span for r in rules if any(h.relation == e.target
                                                           for h in r.heads))

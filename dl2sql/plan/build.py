@@ -6,8 +6,8 @@ from sqlglot import exp
 
 from dl2sql.analysis.stratify import Stratum
 from dl2sql.plan.nodes import Append, Column, Loop, Materialize, Plan, Rename, Table
-from dl2sql.ra.nodes import Block, RelationLayout, Source
-from dl2sql.sqlgen.blocks import block_select, empty_select, select_all, union_all_distinct
+from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
+from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, select_all, union_all_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.types import sql_type
 
@@ -53,6 +53,8 @@ class PlanBuilder:
     def _select(self, b: Block, versions: dict[int, str]) -> exp.Expression:
         def table_of(src: Source) -> str:
             return table_name(src.relation, src.version)
+        if isinstance(b, GroupBlock):
+            return group_select(b, self.layouts[b.relation], table_of, self.ec)
         return block_select(b, self.layouts[b.relation], table_of, self.ec)
 
     def _union(self, rel: str, selects: list[exp.Expression]) -> exp.Expression:

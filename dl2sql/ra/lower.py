@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dl2sql.ra.inline import Inliner
-from dl2sql.ra.nodes import AntiJoin, Block, RelationLayout, Source, Unnest
+from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source, Unnest
 from dl2sql.ra.patterns import field_of, match_pattern
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL, TBool, TNamed, TTuple, TypeEnv, Type
@@ -53,6 +53,8 @@ class RuleLowering:
 
     def lower(self, rule: T.CoreRule) -> list[Block]:
         """One block per head of ``rule``."""
+        if len(rule.body) == 1 and isinstance(rule.body[0], T.CGroupSource):
+            return [self._group_block(rule, rule.body[0])]
         for clause in rule.body:
             if isinstance(clause, T.CAtom) and not clause.negated:
                 src = Source(self._alias(), clause.relation)
@@ -79,6 +81,18 @@ class RuleLowering:
             blocks.append(Block(h.relation, tuple(self.sources), tuple(self.conditions),
                                 tuple(self.antijoins), outs, h.span, tuple(self.unnests)))
         return blocks
+
+    def _group_block(self, rule: T.CoreRule, cg: T.CGroupSource) -> GroupBlock:
+        src = Source(self._alias(), cg.relation)
+        columns = dict(self.layouts[cg.relation].columns)
+        keys = tuple(T.TCol(columns[k], src.alias, k) for k in cg.keys)
+        head = rule.heads[0]
+        group_type = self.layouts[head.relation].columns[-1][1]
+        key_type = group_type.args[0]
+        key = (keys[0] if len(keys) == 1 and not isinstance(key_type, TTuple)
+               else T.TTupleE(key_type, keys))
+        value = T.TCol(columns[cg.value], src.alias, cg.value)
+        return GroupBlock(head.relation, src, keys, key, value, cg.span)
 
     def _alias(self) -> str:
         self._aliases += 1

@@ -64,6 +64,24 @@ class Block:
 
 
 @dataclass(frozen=True)
+class GroupBlock:
+    """The rows of ``relation`` by aggregation: one per distinct value of the ``keys``
+    columns of ``source``, with the group (``key``, and the ``value`` of every source
+    row of that key) as the last column."""
+
+    relation: str
+    source: Source
+    keys: tuple[TExpr, ...]
+    key: TExpr
+    value: TExpr
+    span: Span
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        return (self.source,)
+
+
+@dataclass(frozen=True)
 class RelationLayout:
     """How a relation's records are stored: column names and types. A relation whose
     record type is a single-constructor struct is stored one column per field

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.ra.nodes import RelationLayout
 from dl2sql.sqlgen.types import struct_slots
-from dl2sql.types.model import (TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
-from dl2sql.values import Record
+from dl2sql.values import GroupValue, Record
 
 
 def to_sql(t: Type, v, env: TypeEnv):
@@ -21,6 +21,8 @@ def to_sql(t: Type, v, env: TypeEnv):
         return [(to_sql(t.args[0], k, env), to_sql(t.args[1], x, env)) for k, x in v]
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return to_sql(t.args[0], v, env)
+    if isinstance(t, TNamed) and t.name == GROUP:
+        return (to_sql(t.args[0], v.key, env), [to_sql(t.args[1], x, env) for x in v.items])
     slots = struct_slots(t, env)
     if slots is None:
         return True
@@ -60,6 +62,10 @@ def from_sql(t: Type, v, env: TypeEnv):
         return tuple((from_sql(t.args[0], k, env), from_sql(t.args[1], x, env)) for k, x in v)
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return from_sql(t.args[0], v, env)
+    if isinstance(t, TNamed) and t.name == GROUP:
+        key, items = v
+        return GroupValue(from_sql(t.args[0], key, env),
+                          tuple(from_sql(t.args[1], x, env) for x in items))
     slots = struct_slots(t, env)
     if isinstance(t, TTuple):
         if slots is None:

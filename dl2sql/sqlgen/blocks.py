@@ -6,8 +6,8 @@ from typing import Callable
 
 from sqlglot import exp
 
-from dl2sql.ra.nodes import Block, RelationLayout, Source
-from dl2sql.sqlgen.exprs import ExprCompiler, cast
+from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
+from dl2sql.sqlgen.exprs import ExprCompiler, cast, struct
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
 
@@ -80,6 +80,24 @@ def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
     if where is not None:
         sel = sel.where(where)
     return sel
+
+
+def group_select(block: GroupBlock, layout: RelationLayout, table_of: TableOf,
+                 ec: ExprCompiler) -> exp.Select:
+    """``SELECT keys, STRUCT(key, sorted values) FROM source GROUP BY keys``; no row
+    for an empty source, even without keys (DDlog's groups are never empty)."""
+    names = [n for n, _ in layout.columns]
+    keys = [ec.compile(k) for k in block.keys]
+    group = struct([("key", ec.compile(block.key)),
+                    ("vals", ec.dialect.groups.sorted_list(ec.compile(block.value)))])
+    cols = [exp.alias_(k, n, quoted=True) for k, n in zip(keys, names)]
+    cols.append(exp.alias_(group, names[-1], quoted=True))
+    sel = exp.Select(expressions=cols).from_(table(table_of(block.source),
+                                                   block.source.alias))
+    if keys:
+        sel = sel.group_by(*[k.copy() for k in keys])
+    return sel.having(exp.GT(this=exp.Count(this=exp.Star()),
+                             expression=exp.Literal.number(0)))
 
 
 def empty_select(layout: RelationLayout, ec: ExprCompiler) -> exp.Select:

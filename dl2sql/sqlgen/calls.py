@@ -114,6 +114,11 @@ class CallCompiler:
                 return _unwrap_or("Some_x", 1)(self, args, e)
             if isinstance(t, TNamed) and t.name == RESULT:
                 return _unwrap_or("Ok_res", 0)(self, args, e)
+        from dl2sql.sqlgen.group_calls import group_native
+
+        native = group_native(self, e, args)
+        if native is not None:
+            return native
         builder = NATIVE.get(base) if e.func not in self.functions else None
         native = builder(self, args, e) if builder is not None else None
         if native is not None:

@@ -49,6 +49,30 @@ def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> ex
     return select.join(unnest, join_type="CROSS")
 
 
+def _fn(name: str) -> Callable[..., exp.Expression]:
+    return lambda *args: exp.Anonymous(this=name, expressions=list(args))
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Aggregation into groups (``group_by``): each engine's spelling of sorting an
+    aggregated list, indexing it from either end (1-based, negative from the end) and
+    its length. Spark's ``array_distinct`` keeps order; DuckDB's ``list_distinct``
+    does not, so a set is re-sorted there."""
+
+    sorted_list: Callable[[exp.Expression], exp.Expression]
+    element: Callable[[exp.Expression, exp.Expression], exp.Expression]
+    size: Callable[[exp.Expression], exp.Expression]
+    sorted_distinct: Callable[[exp.Expression], exp.Expression]
+
+
+SPARK_GROUPS = Groups(lambda x: _fn("array_sort")(_fn("collect_list")(x)),
+                      _fn("element_at"), _fn("size"), _fn("array_distinct"))
+DUCKDB_GROUPS = Groups(lambda x: _fn("list_sort")(_fn("list")(x)),
+                       _fn("list_extract"), _fn("len"),
+                       lambda a: _fn("list_sort")(_fn("list_distinct")(a)))
+
+
 @dataclass(frozen=True)
 class Dialect:
     """The per-dialect table: sqlglot dialect name and the constructs that differ."""
@@ -58,6 +82,7 @@ class Dialect:
     byte_length: Callable[[exp.Expression], exp.Expression]
     # one row per element of an array, as column `_e` of the given alias (FlatMap)
     explode: Callable[[exp.Select, exp.Expression, str], exp.Select]
+    groups: Groups = SPARK_GROUPS
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
@@ -66,5 +91,5 @@ SPARK = Dialect("spark", _spark_decimal_div,
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
-                 _duckdb_explode)
+                 _duckdb_explode, groups=DUCKDB_GROUPS)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

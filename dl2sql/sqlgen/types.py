@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (unwrapped, GROUP, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 
 DECIMAL = exp.DataType.build("DECIMAL(38, 0)")
@@ -94,6 +94,12 @@ def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
         entry = TTuple((t.args[0], t.args[1]))
         return exp.DataType(this=exp.DataType.Type.ARRAY,
                             expressions=[sql_type(entry, env)], nested=True)
+    if isinstance(t, TNamed) and t.name == GROUP:
+        return exp.DataType(this=exp.DataType.Type.STRUCT, nested=True, expressions=[
+            exp.ColumnDef(this=exp.to_identifier("key"), kind=sql_type(t.args[0], env)),
+            exp.ColumnDef(this=exp.to_identifier("vals"), kind=exp.DataType(
+                this=exp.DataType.Type.ARRAY, expressions=[sql_type(t.args[1], env)],
+                nested=True))])
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return sql_type(t.args[0], env)
     slots = struct_slots(t, env)

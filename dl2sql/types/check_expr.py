@@ -84,7 +84,13 @@ class ExprChecker:
         if isinstance(e, A.EVar):
             if e.name in scope:
                 return T.TVarRef(scope[e.name], e.name)
-            self.diags.error(e.span, f"unknown variable `{e.name}`" + suggest(e.name, scope))
+            if e.name in getattr(self, "hidden_by_group", ()):
+                self.diags.error(e.span, f"variable `{e.name}` is not visible after the "
+                                         f"`group_by` above (only its key variables and its "
+                                         f"result are)")
+            else:
+                self.diags.error(e.span, f"unknown variable `{e.name}`"
+                                 + suggest(e.name, scope))
             return T.TConst(self.inf.fresh(), None)
         if isinstance(e, A.EStruct):
             return self._struct(e, scope)

@@ -64,6 +64,10 @@ class FlowChecks:
     def call(self, e, scope, expected) -> T.TExpr:
         """A function call, ``f(args)`` or ``recv.f(args)``."""
         args = (e.recv,) + e.args if isinstance(e, A.EDotCall) else e.args
+        if e.func in ("group_by", "Aggregate"):
+            self.diags.error(e.span, f"`{e.func}` may only appear in a clause of a rule "
+                                     f"body")
+            return T.TConst(self.inf.fresh(), None)
         cands = [s for s in self.syms.resolve_function(e.func, self.module)
                  if len(s.decl.params) == len(args)]
         if not cands:

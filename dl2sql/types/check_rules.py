@@ -6,6 +6,7 @@ from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.check_expr import ExprChecker
 from dl2sql.types.check_flow import FlowChecks
+from dl2sql.types.check_group import GroupChecks, find_aggregation
 from dl2sql.types.infer import Inference, has_open_type, zonk
 from dl2sql.types.model import BOOL, REF, TRANSPARENT, TNamed, TTuple, Type
 from dl2sql.types.symbols import Symbols
@@ -14,7 +15,7 @@ BIND, NO_BIND = "bind", "no-bind"
 SHADOW = "shadow"  # match arms may rebind visible names (upstream's std_test does)
 
 
-class RuleChecker(FlowChecks, ExprChecker):
+class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
     """Checks one rule; patterns bind variables into ``scope`` in source order."""
 
     def __init__(self, syms: Symbols, module: str, diags: Diagnostics):
@@ -172,6 +173,8 @@ class RuleChecker(FlowChecks, ExprChecker):
                 body.append(T.CAtom(c.span, rel, pat, c.negated))
             elif isinstance(c, A.ClInspect):
                 continue
+            elif find_aggregation(c.expr) is not None:
+                body += self.group_clauses(c, find_aggregation(c.expr), scope)
             else:
                 body.append(self._clause_expr(c, scope))
         heads = tuple(self._head(h, scope, bool(r.body)) for h in r.heads)
@@ -191,17 +194,13 @@ class RuleChecker(FlowChecks, ExprChecker):
             scope.update(pending)
             return T.CFlatMap(c.span, pat, coll)
         if isinstance(e, A.EAssign):
-            if _is_aggregation(e.rhs):
-                self.unsupported(e.rhs.span, "`group_by` and `Aggregate`")
-                return T.CFilter(c.span, T.TConst(BOOL, True))
             rhs = self.expr(e.rhs, scope)
             pending: dict[str, Type] = {}
             pat = self.pattern(e.lhs, rhs.type, scope, BIND, pending)
             scope.update(pending)
             return T.CMatch(c.span, pat, rhs)
         if _is_aggregation(e):
-            self.unsupported(e.span, "`FlatMap` outside `var x = FlatMap(e)`, `group_by` "
-                                     "and `Aggregate`")
+            self.unsupported(e.span, "`FlatMap` outside `var x = FlatMap(e)`")
             return T.CFilter(c.span, T.TConst(BOOL, True))
         return T.CFilter(c.span, self.expr(e, scope, BOOL))
 
@@ -255,10 +254,4 @@ class RuleChecker(FlowChecks, ExprChecker):
 
 
 def _is_aggregation(e: A.Expr) -> bool:
-    if isinstance(e, A.ECall) and e.func in ("FlatMap", "Aggregate"):
-        return True
-    while isinstance(e, A.EDotCall):
-        if e.func == "group_by":
-            return True
-        e = e.recv
-    return False
+    return isinstance(e, A.ECall) and e.func == "FlatMap"

@@ -378,7 +378,33 @@ class CFlatMap:
     expr: TExpr
 
 
-Clause = Union[CAtom, CFilter, CMatch, CFlatMap]
+@_node
+class CGroup:
+    """``var name = proj.group_by(keys)``: the rows so far, grouped by the key
+    variables; afterwards only the keys and ``name`` (a ``Group<K, V>``) are visible.
+    Rules holding one are split by :mod:`dl2sql.passes.aggregation`."""
+
+    span: Span
+    name: str
+    keys: tuple[str, ...]
+    key_type: Type
+    proj: TExpr
+    type: Type
+
+
+@_node
+class CGroupSource:
+    """The only clause of a rule that aggregates relation ``relation``: one row per
+    distinct value of the ``keys`` columns, holding the group of the ``value`` column
+    (built by :mod:`dl2sql.passes.aggregation`)."""
+
+    span: Span
+    relation: str
+    keys: tuple[str, ...]
+    value: str
+
+
+Clause = Union[CAtom, CFilter, CMatch, CFlatMap, CGroup, CGroupSource]
 
 
 @_node

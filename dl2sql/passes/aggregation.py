@@ -1,0 +1,97 @@
+"""Split rules at their ``group_by`` clauses.
+
+``H :- B1, var g = p.group_by(k), B2.`` becomes three rules over two internal
+relations, so that every later stage sees only joins, filters and one aggregation node:
+
+* ``__groupN_rows(v1, ..., vn, __value) :- B1.`` -- the distinct valuations of every
+  variable bound in ``B1`` with the projection ``p`` computed on each (one group element
+  per body row, as DDlog's expected outputs show);
+* ``__groupN(k..., g) :- <CGroupSource over __groupN_rows>.`` -- one row per key, ``g``
+  holding the projections of its rows;
+* ``H :- __groupN(k..., g), B2.`` -- which may itself hold the next ``group_by``.
+
+The aggregation reads ``__groupN_rows`` like a negated literal reads its relation: the
+stratifier puts it in an earlier stratum, and a cycle through it is an error.
+"""
+from __future__ import annotations
+
+from dl2sql.types import typed as T
+from dl2sql.types.model import CtorDef, RelationInfo, TNamed, Type, TypeDefn
+from dl2sql.types.symbols import Symbols
+
+VALUE = "__value"
+
+
+def split_aggregations(rules: list[T.CoreRule], syms: Symbols,
+                       ) -> tuple[list[T.CoreRule], dict[str, RelationInfo]]:
+    """The rules with every ``CGroup`` split out, and the relations this adds."""
+    out: list[T.CoreRule] = []
+    added: dict[str, RelationInfo] = {}
+    for r in rules:
+        out += _split(r, syms, added)
+    return out, added
+
+
+def _split(rule: T.CoreRule, syms: Symbols, added: dict) -> list[T.CoreRule]:
+    at = next((i for i, c in enumerate(rule.body) if isinstance(c, T.CGroup)), None)
+    if at is None:
+        return [rule]
+    group: T.CGroup = rule.body[at]
+    module = rule.heads[0].relation.rsplit("::", 1)[0] if "::" in rule.heads[0].relation \
+        else ""
+    n = len(added) // 2 + 1
+    prefix = f"{module}::" if module else ""
+    rows_rel, group_rel = f"{prefix}__group{n}_rows", f"{prefix}__group{n}"
+
+    variables = bound_variables(rule.body[:at])
+    rows_fields = tuple(variables) + ((VALUE, group.proj.type),)
+    rows_type = _declare(syms, rows_rel, rows_fields, rule, added)
+    rows_rule = T.CoreRule(group.span, (T.Head(group.span, rows_rel, T.TStruct(
+        rows_type, rows_rel, tuple(T.TVarRef(t, v) for v, t in variables) + (group.proj,))),),
+        rule.body[:at])
+
+    kinds = dict(variables)
+    group_fields = tuple((k, kinds[k]) for k in group.keys) + ((group.name, group.type),)
+    group_type = _declare(syms, group_rel, group_fields, rule, added)
+    group_rule = T.CoreRule(group.span, (T.Head(group.span, group_rel, T.TStruct(
+        group_type, group_rel, tuple(T.TVarRef(t, v) for v, t in group_fields))),),
+        (T.CGroupSource(group.span, rows_rel, group.keys, VALUE),))
+
+    atom = T.CAtom(group.span, group_rel, T.PCtor(group_type, group_rel, tuple(
+        (v, T.PVar(t, v)) for v, t in group_fields)))
+    rest = T.CoreRule(rule.span, rule.heads, (atom,) + rule.body[at + 1:])
+    return [rows_rule, group_rule] + _split(rest, syms, added)
+
+
+def _declare(syms: Symbols, rel: str, fields, rule: T.CoreRule, added: dict) -> Type:
+    """A struct type and an internal relation named ``rel`` with ``fields``."""
+    syms.env.defs[rel] = TypeDefn(rel, (), (CtorDef(rel, tuple(fields)),),
+                                  module=rel.rsplit("::", 1)[0] if "::" in rel else "")
+    syms.env.ctor_owner[rel] = rel
+    rtype = TNamed(rel)
+    added[rel] = RelationInfo(rel, "internal", "relation", rtype, None, rule.span)
+    return rtype
+
+
+def bound_variables(clauses) -> list[tuple[str, Type]]:
+    """The variables the clauses bind, in binding order, with their types."""
+    out: dict[str, Type] = {}
+    for c in clauses:
+        if isinstance(c, T.CAtom) and not c.negated:
+            out.update(pattern_var_types(c.pattern))
+        elif isinstance(c, (T.CMatch, T.CFlatMap)):
+            out.update(pattern_var_types(c.pattern))
+    return list(out.items())
+
+
+def pattern_var_types(p: T.Pattern) -> list[tuple[str, Type]]:
+    """The variables a typed pattern binds, with their types."""
+    if isinstance(p, T.PVar):
+        return [(p.name, p.type)]
+    if isinstance(p, T.PBind):
+        return [(p.name, p.type)] + pattern_var_types(p.pattern)
+    if isinstance(p, T.PCtor):
+        return [v for _, f in p.fields for v in pattern_var_types(f)]
+    if isinstance(p, T.PTuple):
+        return [v for e in p.elems for v in pattern_var_types(e)]
+    return []
