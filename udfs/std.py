@@ -358,3 +358,5 @@ _RAW_SPELLINGS = {
 STD.update({_S + raw: STD[_S + base] for raw, base in _RAW_SPELLINGS.items()
             if _S + base in STD})
 with_groups(STD, _S)
+# the older `intern` library: interned strings are the strings themselves
+STD.update({"intern::string_intern": _ref, "intern::istring_str": _ref})

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.ra.nodes import RelationLayout
-from dl2sql.sqlgen.types import struct_slots
+from dl2sql.sqlgen.types import is_recursive, struct_slots
+from dl2sql.values_encoded import decode, encode
 from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.values import GroupValue, Record
@@ -11,6 +12,8 @@ from dl2sql.values import GroupValue, Record
 
 def to_sql(t: Type, v, env: TypeEnv):
     """The normalised SQL form of value ``v`` of type ``t``."""
+    if isinstance(t, TNamed) and is_recursive(t, env):
+        return encode(v)
     if isinstance(t, (TBool, TString, TBit, TSigned, TBigInt)):
         return v
     if isinstance(t, (TFloat, TDouble)):
@@ -48,6 +51,8 @@ def from_sql(t: Type, v, env: TypeEnv):
     """The runtime value of type ``t`` stored as normalised SQL value ``v``."""
     if v is None:
         raise RuntimeFailure(f"unexpected NULL for a value of type `{t}`")
+    if isinstance(t, TNamed) and is_recursive(t, env):
+        return decode(v)
     if isinstance(t, (TBool, TString)):
         return v
     if isinstance(t, (TBit, TSigned, TBigInt)):

@@ -91,6 +91,8 @@ NATIVE: dict[str, Callable] = {
     "ddlog_std::ival": lambda ec, args, call: args[0],
     "ddlog_std::ref_new": lambda ec, args, call: args[0],
     "ddlog_std::deref": lambda ec, args, call: args[0],
+    "intern::string_intern": lambda ec, args, call: args[0],
+    "intern::istring_str": lambda ec, args, call: args[0],
     "ddlog_std::len": _byte_length,
     "ddlog_std::string_len": _byte_length,
     "ddlog_std::starts_with": _string_fn(exp.StartsWith),

@@ -52,6 +52,10 @@ class ExprCompiler(CallCompiler):
     # ------------------------------------------------------------------ literals
     def literal(self, t: Type, v) -> exp.Expression:
         """The SQL expression for runtime value ``v`` of type ``t``."""
+        if is_recursive(t, self.env):
+            from dl2sql.values_encoded import encode
+
+            return exp.Literal.string(encode(v))
         if isinstance(t, TBool):
             return exp.Boolean(this=bool(v))
         if isinstance(t, TString):
@@ -178,6 +182,8 @@ class ExprCompiler(CallCompiler):
         inner = self.compile(e.expr)
         if e.op == "not":
             return exp.Not(this=exp.Paren(this=inner))
+        if e.op == "-" and isinstance(e.type, (TFloat, TDouble)):
+            return exp.Neg(this=exp.Paren(this=inner))
         if e.op == "-":
             return wrap(exp.Neg(this=exp.Paren(this=widen(inner, e.type, "*"))), e.type,
                         "*", self.env)

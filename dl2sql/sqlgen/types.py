@@ -75,8 +75,8 @@ def is_recursive(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
 
 def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
     """The SQL type storing values of DDlog type ``t``."""
-    if is_recursive(t, env):
-        raise NotImplementedError(f"values of the recursive type `{t}` cannot be stored")
+    if is_recursive(t, env):  # stored as canonical text (dl2sql.values_encoded)
+        return exp.DataType.build("STRING")
     if isinstance(t, TBool):
         return exp.DataType.build("BOOLEAN")
     if isinstance(t, TString):

@@ -7,7 +7,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.infer import Inference, check_int_fits, is_infer_var
-from dl2sql.types.model import (INTERN, MAP, REF, TRANSPARENT, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (INTERN, IOBJ, MAP, REF, TRANSPARENT, UNWRAP_FUNCTION, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols
@@ -148,8 +148,11 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
     def _int(self, e: A.EInt) -> T.TExpr:
         if e.width is not None:
             t = TSigned(e.width) if e.signed else TBit(e.width)
-            check_int_fits(e.value, t, e.span, self.diags)
-            return T.TConst(t, e.value)
+            value = e.value
+            if e.signed and 2 ** (e.width - 1) <= value < 2 ** e.width:
+                value -= 2 ** e.width  # `32'shffffffff` is -1: the bits, two's complement
+            check_int_fits(value, t, e.span, self.diags)
+            return T.TConst(t, value)
         return T.TConst(self.inf.int_literal(e.value, e.span), e.value)
 
     def _interp(self, e: A.EInterp, scope) -> T.TExpr:
@@ -305,8 +308,8 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
         t = self.resolved(te.type)
         while isinstance(t, TNamed) and t.name in TRANSPARENT:
             inner = self.resolved(t.args[0])
-            te = T.TCall(inner, "ddlog_std::deref" if t.name == REF else "ddlog_std::ival",
-                         (te,), (inner,))
+            te = T.TCall(inner, UNWRAP_FUNCTION[t.name], (te,),
+                         (inner,) if t.name != IOBJ else ())
             t = inner
         return te
 

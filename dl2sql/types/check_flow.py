@@ -238,10 +238,12 @@ class FlowChecks:
             pat = self.pattern(e.pattern, elem, inner, "bind", pending)
             inner.update(pending)
             return T.TFor(UNIT, pat, iterable, self.expr(e.body, inner))
+        # `break`, `continue` and `return` do not produce a value, so they fit any type
+        # (`if (c) { x } else { continue }`); alone they are statements of type ()
         if isinstance(e, A.EBreak):
-            return T.TBreak(UNIT)
+            return T.TBreak(expected or self._never())
         if isinstance(e, A.EContinue):
-            return T.TContinue(UNIT)
+            return T.TContinue(expected or self._never())
         if isinstance(e, A.EReturn):
             if self.ret_type is None:
                 self.diags.error(e.span, "`return` outside of a function")
@@ -250,7 +252,7 @@ class FlowChecks:
                      else T.TTupleE(UNIT, ()))
             if e.value is None:
                 self.inf.unify(UNIT, self.ret_type, e.span, "`return`")
-            return T.TReturn(expected or self.inf.fresh(), value)
+            return T.TReturn(expected or self._never(), value)
         if isinstance(e, A.ETry):
             return self.try_(e, scope)
         if isinstance(e, A.ESlice):
@@ -289,6 +291,13 @@ class FlowChecks:
                  T.TVarRef(payload, var)),
                 (T.PBind(t, var, T.PWild(t)), T.TReturn(payload, failure)))
         return T.TMatch(payload, inner, arms)
+
+    def _never(self) -> Type:
+        """The type of an expression that never yields: unconstrained, () if nothing
+        else decides it."""
+        t = self.inf.fresh()
+        self.inf.never_types = getattr(self.inf, "never_types", []) + [t]
+        return t
 
     def _element_type(self, t: Type, span) -> Type:
         t = self.inf.resolve(t)

@@ -143,6 +143,10 @@ class Inference:
                 self.subst[t.name] = d
                 t = d
             check_int_fits(value, t, span, self.diags)
+        for t in getattr(self, "never_types", ()):  # a lone `break`/`return`: ()
+            t = self.resolve(t)
+            if is_infer_var(t):
+                self.subst[t.name] = TTuple(())
 
 
 def check_int_fits(value: int, t: Type, span: Span, diags: Diagnostics) -> None:

@@ -118,7 +118,10 @@ VEC, SET, MAP, REF, GROUP, OPTION, RESULT = (
     f"{STD}::Option", f"{STD}::Result")
 INTERN = f"{STD}::Intern"
 # Wrappers whose values are their contents, in SQL and at run time alike.
-TRANSPARENT = frozenset({REF, INTERN})
+IOBJ = "intern::IObj"  # the older `intern` library's interned objects
+TRANSPARENT = frozenset({REF, INTERN, IOBJ})
+# the function that looks inside each wrapper
+UNWRAP_FUNCTION = {REF: f"{STD}::deref", INTERN: f"{STD}::ival", IOBJ: "intern::istring_str"}
 
 
 def unwrapped(t: "Type") -> "Type":

@@ -7,7 +7,7 @@ from typing import Optional
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
-from dl2sql.types.model import (BIGINT, BOOL, DOUBLE, FLOAT, STD, STRING, CtorDef,
+from dl2sql.types.model import (REF, BIGINT, BOOL, DOUBLE, FLOAT, STD, STRING, CtorDef,
                                 RelationInfo, TBit, TFunc, TNamed, TSigned, TTuple,
                                 TVar, Type, TypeDefn, TypeEnv, substitute)
 
@@ -257,6 +257,8 @@ def _declare_relations_and_functions(modules, syms: Symbols, diags: Diagnostics)
                     rtype: Type = TNamed(q)
                 else:
                     rtype = syms.to_type(d.record_type, m.name, {}, diags)
+                if d.ref:  # `relation &R(...)` stores references to its records
+                    rtype = TNamed(REF, (rtype,))
                 syms.relations[q] = RelationInfo(q, d.role, d.kind, rtype, None, d.span)
                 syms.relation_decls[q] = d
             elif isinstance(d, A.FunctionDef):
