@@ -30,7 +30,8 @@ FLAGS = {"three": ("--output-internal-relations",)}
 LIBRARY_TESTS = ("std_test", "vec_test", "set_test", "map_test", "group_test", "fp_test",
                  "hashset_test", "tinyset_test", "url_test", "uuid_test", "net_test",
                  "json_test", "regex_test", "internment_test", "base64_test")
-REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "internment_test")
+REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "internment_test",
+            "fp_test")
 SURVEY_RESULTS: dict[str, str] = {}
 
 

@@ -1,6 +1,8 @@
 """Conversion between runtime DDlog values and the normalised rows of runners."""
 from __future__ import annotations
 
+import math
+
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.ra.nodes import RelationLayout
 from dl2sql.sqlgen.types import is_recursive, struct_slots
@@ -49,6 +51,8 @@ def to_sql(t: Type, v, env: TypeEnv):
 
 def from_sql(t: Type, v, env: TypeEnv):
     """The runtime value of type ``t`` stored as normalised SQL value ``v``."""
+    if v is None and isinstance(t, (TFloat, TDouble)):
+        return math.nan  # DuckDB's Python UDFs hand NaN over as NULL
     if v is None:
         raise RuntimeFailure(f"unexpected NULL for a value of type `{t}`")
     if isinstance(t, TNamed) and is_recursive(t, env):

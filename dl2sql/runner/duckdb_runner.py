@@ -188,4 +188,6 @@ class DuckDBRunner:
         self.con.create_function(
             name, wrapped, [duckdb.sqltype(t.sql(dialect="duckdb")) for t in arg_types],
             duckdb.sqltype(ret_type.sql(dialect="duckdb")),
-            exception_handling=duckdb.PythonExceptionHandling.DEFAULT, side_effects=False)
+            exception_handling=duckdb.PythonExceptionHandling.DEFAULT, side_effects=False,
+            # DuckDB hands NaN to Python UDFs as NULL: they must still be called
+            null_handling="special")
