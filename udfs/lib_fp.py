@@ -176,6 +176,11 @@ def _float_fn(fn: Callable, single: bool, name: str) -> Callable:
     return run
 
 
+def _nan() -> float:
+    """A quiet NaN."""
+    return math.nan
+
+
 def _library() -> dict[str, Callable]:
     out: dict[str, Callable] = {}
     for suffix, single in (("_f", True), ("_d", False)):
@@ -183,7 +188,7 @@ def _library() -> dict[str, Callable]:
             out[f"fp::{name}{suffix}"] = _float_fn(fn, single, name)
         for name, fn in _TESTS.items():
             out[f"fp::{name}{suffix}"] = fn
-        out[f"fp::nan{suffix}"] = lambda: math.nan
+        out[f"fp::nan{suffix}"] = _nan
         out[f"fp::int_from{suffix}"] = _int_from
         out[f"fp::parse{suffix}"] = _parse(single)
     return out
