@@ -211,18 +211,28 @@ class Interpreter:
     def _TClosure(self, e, scope):
         captured = dict(scope)
         names = [n for n, _ in e.params]
+        mutable = [i for i, m in enumerate(getattr(e.type, "mutable", ()) or ()) if m]
 
         def run(*args):
             inner = dict(captured)
             inner.update(zip(names, args))
             try:
-                return self.eval(e.body, inner)
+                result = self.eval(e.body, inner)
             except _Return as r:
-                return r.value
+                result = r.value
+            if mutable:  # `mut` parameters hand their new values back, as builtins do
+                return Mut(result, {i: inner[names[i]] for i in mutable})
+            return result
         return run
 
     def _TApply(self, e, scope):
-        return self.eval(e.callee, scope)(*[self.eval(a, scope) for a in e.args])
+        result = self.eval(e.callee, scope)(*[self.eval(a, scope) for a in e.args])
+        if isinstance(result, Mut):
+            for i, value in result.updates.items():
+                if _is_lvalue(e.args[i]):
+                    self.store(e.args[i], value, scope)
+            return result.result
+        return result
 
     def _TCall(self, e, scope):
         args = [self.eval(a, scope) for a in e.args]

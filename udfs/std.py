@@ -29,6 +29,7 @@ from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.interp_ops import to_string as prim_to_string, wrap
 from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple, default_value
 from dl2sql.values import Record
+from udfs.lib_collections import LIBRARY_COLLECTIONS
 from udfs.lib_fp import FP
 from udfs.std_group import with_groups
 from dl2sql.values_order import sort_key
@@ -360,5 +361,6 @@ STD.update({_S + raw: STD[_S + base] for raw, base in _RAW_SPELLINGS.items()
             if _S + base in STD})
 with_groups(STD, _S)
 STD.update(FP)
+STD.update(LIBRARY_COLLECTIONS)
 # the older `intern` library: interned strings are the strings themselves
 STD.update({"intern::string_intern": _ref, "intern::istring_str": _ref})

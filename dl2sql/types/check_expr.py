@@ -8,7 +8,7 @@ from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.infer import Inference, check_int_fits, is_infer_var
 from dl2sql.types.model import (INTERN, IOBJ, MAP, REF, TRANSPARENT, UNWRAP_FUNCTION, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
-                                TNamed, TSigned, TString, TTuple, Type,
+                                TFunc, TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols
 from dl2sql.values import Record
@@ -84,6 +84,9 @@ class ExprChecker:
         if isinstance(e, A.EVar):
             if e.name in scope:
                 return T.TVarRef(scope[e.name], e.name)
+            as_closure = self._function_value(e, expected)
+            if as_closure is not None:
+                return self._expr(as_closure, scope, expected)
             if e.name in getattr(self, "hidden_by_group", ()):
                 self.diags.error(e.span, f"variable `{e.name}` is not visible after the "
                                          f"`group_by` above (only its key variables and its "
@@ -301,6 +304,25 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
             self._require(inner, e.span, lambda t: isinstance(t, (TBit, TSigned)),
                           "`~`", "bit<N> or signed<N>")
         return T.TUn(inner.type, e.op, inner)
+
+    def _function_value(self, e: A.EVar, expected) -> Optional[A.EClosure]:
+        """A function named as a value (``v.map(to_string)``), as the closure
+        ``|p0, ...| name(p0, ...)``; its arity comes from the expected function type
+        or, failing that, from the function's only arity."""
+        overloads = self.syms.resolve_function(e.name, self.module)
+        if not overloads:
+            return None
+        hint = self.resolved(expected) if expected is not None else None
+        if isinstance(hint, TFunc):
+            arity = len(hint.params)
+        else:
+            arities = {len(o.decl.params) for o in overloads}
+            if len(arities) != 1:
+                return None
+            arity = arities.pop()
+        params = tuple(A.ClosureParam(e.span, f"__arg{i}", None) for i in range(arity))
+        body = A.ECall(e.span, e.name, tuple(A.EVar(e.span, p.name) for p in params))
+        return A.EClosure(e.span, params, None, body)
 
     def unwrap(self, te: T.TExpr) -> T.TExpr:
         """``te`` seen through ``Ref``/``Intern`` (field and tuple access look through

@@ -82,21 +82,37 @@ class FlowChecks:
                 self.diags.error(e.span, f"unknown function `{e.func}`"
                                  + suggest(e.func.rsplit("::", 1)[-1], known))
             return T.TConst(self.inf.fresh(), None)
+        pre: dict[int, T.TExpr] = {}
+        if len(cands) > 1:
+            # several overloads: the arguments that are not closures choose
+            pre = {i: self.expr(a, scope) for i, a in enumerate(args)
+                   if not _is_function_arg(a, scope)}
+            fitting = [c for c in cands if self._fits_partly(self.signature(c)[0], pre)
+                       and _closure_arities_fit(args, self.signature(c)[0], self.inf)]
+            if len(fitting) == 1 or (fitting and len(pre) == len(args)):
+                cands = fitting[:1]
+            elif fitting:
+                cands = fitting
         if len(cands) == 1:
             # one candidate: its parameter types guide the arguments (closure parameters,
             # literals), as DDlog's inference does
             params, ret, tvars = self.signature(cands[0])
-            typed = []
-            for a, p in zip(args, params):
-                if isinstance(a, A.EClosure):
-                    typed.append(self.expr(a, scope, p))
-                else:
-                    te = self.expr(a, scope)
+            typed: dict[int, T.TExpr] = {}
+            # plain arguments first: they fix the type variables closures then rely on
+            # (`fold(|acc, x| acc ++ x, "")`)
+            for i, (a, p) in enumerate(zip(args, params)):
+                if i in pre or not _is_function_arg(a, scope):
+                    te = pre[i] if i in pre else self.expr(a, scope)
                     self.inf.unify(te.type, p, a.span, f"argument of `{e.func}`")
-                    typed.append(te)
+                    typed[i] = te
+            for i, (a, p) in enumerate(zip(args, params)):
+                if i not in typed:
+                    typed[i] = self.expr(a, scope, p)
+            typed = [typed[i] for i in range(len(args))]
             return T.TCall(ret, cands[0].name, tuple(typed), tvars,
                            any(p.mutable for p in cands[0].decl.params))
-        targs_typed = [self.expr(a, scope) for a in args]
+        targs_typed = [pre[i] if i in pre else self.expr(a, scope)
+                       for i, a in enumerate(args)]
         for sym in cands:
             params, ret, tvars = self.signature(sym)
             if len(cands) > 1 and not self._fits(params, targs_typed):
@@ -108,6 +124,11 @@ class FlowChecks:
         shown = ", ".join(f"`{self.inf.show(t.type)}`" for t in targs_typed)
         self.diags.error(e.span, f"no overload of `{e.func}` takes arguments of type {shown}")
         return T.TConst(self.inf.fresh(), None)
+
+    def _fits_partly(self, params, typed: dict) -> bool:
+        """Whether the already typed arguments (by position) fit ``params``."""
+        return self._fits([params[i] for i in sorted(typed)],
+                          [typed[i] for i in sorted(typed)])
 
     def _fits(self, params, args) -> bool:
         saved = dict(self.inf.subst)
@@ -143,12 +164,19 @@ class FlowChecks:
             params.append((p.name, t))
         inner = dict(scope)
         inner.update(params)
+        hinted = tuple(hint.mutable) if isinstance(hint, TFunc) and hint.mutable else ()
+        mutable = tuple(p.mutable or (i < len(hinted) and hinted[i])
+                        for i, p in enumerate(e.params))
         saved_ret, self.ret_type = self.ret_type, None  # `return` belongs to the closure
+        saved_mut = getattr(self, "mutable", frozenset())
+        self.mutable = saved_mut | {n for (n, _), m in zip(params, mutable) if m}
         ret_hint = self.syms.to_type(e.ret, self.module, {}, self.diags) if e.ret else \
             (hint.ret if isinstance(hint, TFunc) else None)
-        body = self.expr(e.body, inner, ret_hint)
-        self.ret_type = saved_ret
-        ftype = TFunc(tuple(t for _, t in params), body.type)
+        body = (self.statement(e.body, inner, None) if isinstance(e.body, A.EAssign)
+                else self.expr(e.body, inner, ret_hint))
+        self.ret_type, self.mutable = saved_ret, saved_mut
+        ftype = TFunc(tuple(t for _, t in params), body.type,
+                      mutable if any(mutable) else ())
         return T.TClosure(ftype, tuple(params), body)
 
     def apply(self, e, callee: T.TExpr, args, scope) -> T.TExpr:
@@ -310,6 +338,23 @@ class FlowChecks:
                                                         self.diags)))
         self.diags.error(span, f"cannot iterate over a value of type `{self.inf.show(t)}`")
         return self.inf.fresh()
+
+
+def _closure_arities_fit(args, params, inf) -> bool:
+    """Closure arguments have as many parameters as the function types they meet."""
+    for a, p in zip(args, params):
+        if isinstance(a, A.EClosure):
+            t = inf.resolve(p)
+            if isinstance(t, TFunc) and len(t.params) != len(a.params):
+                return False
+    return True
+
+
+def _is_function_arg(a: A.Expr, scope: dict) -> bool:
+    """A closure, or a bare name that is not a variable and so may denote a function
+    (typed once the overload is known, so that its parameter types come from the
+    chosen signature)."""
+    return isinstance(a, A.EClosure) or (isinstance(a, A.EVar) and a.name not in scope)
 
 
 def _declares(lhs: A.Expr) -> bool:

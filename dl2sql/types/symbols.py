@@ -101,11 +101,12 @@ class Symbols:
         raise KeyError(key)
 
     def resolve_function(self, name: str, module: str) -> list[FunctionSym]:
-        """All overloads visible under ``name`` (from the first module defining it)."""
+        """All overloads visible under ``name``: those of the module itself first, then
+        of its imports, then of the standard library (calls pick by argument types)."""
+        out: list[FunctionSym] = []
         for cand in self.candidates(name, module):
-            if cand in self.functions:
-                return self.functions[cand]
-        return []
+            out += [f for f in self.functions.get(cand, ()) if f not in out]
+        return out
 
     def _type_names(self):
         return {**dict.fromkeys(self.env.defs), **dict.fromkeys(self.aliases)}
