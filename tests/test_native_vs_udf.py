@@ -24,6 +24,15 @@ CASES = {
     "str_int": ("string", "to_string(b)"),
     "str_bool": ("string", "to_string(a > 3)"),
     "interp": ("string", "\"<${a}|${b}|${s}>\""),
+    # closures over collections: SQL higher-order functions
+    "vmap": ("Vec<u32>", "[a, 1, a % 7].map(|x| x / 2 + 1)"),
+    "vfilter": ("Vec<u32>", "[a, 1, a % 7].filter(|x| x > 2)"),
+    "vany": ("bool", "[a, 1].any(|x| x == 3)"),
+    "vall": ("bool", "vec_empty().all(|x: u32| x == 3) and [a].all(|x| x < 5)"),
+    "vcount": ("u64", "[a, 1, 1].count(|x| x == 1)"),
+    "to_set": ("Set<u32>", "[a, 1, a % 7, 1].to_set()"),
+    "smap": ("Set<u32>", "[a, 2, 3].to_set().map(|x| x % 2)"),
+    "sfilter": ("Set<s64>", "[b, 0, -1].to_set().filter(|x| x < 1)"),
 }
 
 ROWS = [("", Record("ddlog_std::None", ()), 0, -9223372036854775808),
@@ -33,7 +42,8 @@ ROWS = [("", Record("ddlog_std::None", ()), 0, -9223372036854775808),
 
 
 def program() -> str:
-    lines = ["input relation In(s: string, o: Option<u32>, a: u32, b: s64)"]
+    lines = ["import vec", "import set",
+             "input relation In(s: string, o: Option<u32>, a: u32, b: s64)"]
     for name, (rtype, expr) in CASES.items():
         lines.append(f"function native_{name}(s: string, o: Option<u32>, a: u32, b: s64): "
                      f"{rtype} {{ {expr} }}")

@@ -17,7 +17,7 @@ from sqlglot import exp
 from dl2sql.plan.nodes import UdfSpec
 from dl2sql.sqlgen.types import is_decimal, sql_type
 from dl2sql.types import typed as T
-from dl2sql.types.model import (OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
+from dl2sql.types.model import (VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
                                 TSigned, TString, default_value)
 
 
@@ -71,6 +71,13 @@ def _string_fn(node):
     return build
 
 
+def _vec_to_set(ec, args, call):
+    t = call.args[0].type
+    if isinstance(t, TNamed) and t.name == VEC:
+        return ec.dialect.hof.to_set(args[0])
+    return None
+
+
 def _byte_length(ec, args, call):
     if not isinstance(call.args[0].type, TString):
         return None
@@ -93,6 +100,7 @@ NATIVE: dict[str, Callable] = {
     "ddlog_std::deref": lambda ec, args, call: args[0],
     "intern::string_intern": lambda ec, args, call: args[0],
     "intern::istring_str": lambda ec, args, call: args[0],
+    "ddlog_std::to_set": _vec_to_set,
     "ddlog_std::len": _byte_length,
     "ddlog_std::string_len": _byte_length,
     "ddlog_std::starts_with": _string_fn(exp.StartsWith),
@@ -105,6 +113,11 @@ class CallCompiler:
 
     def visit_TCall(self, e: T.TCall):
         if any(isinstance(a.type, TFunc) for a in e.args):
+            from dl2sql.sqlgen.hof import hof_call
+
+            native = hof_call(self, e)
+            if native is not None:
+                return native
             return self.udf_expr(e)  # a closure argument travels inside the UDF's body
         args = [self.compile(a) for a in e.args]
         base = e.func.split("#", 1)[0]

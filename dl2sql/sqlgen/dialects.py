@@ -74,6 +74,23 @@ DUCKDB_GROUPS = Groups(lambda x: _fn("list_sort")(_fn("list")(x)),
 
 
 @dataclass(frozen=True)
+class HigherOrder:
+    """Array functions taking a lambda (Spark ``x -> e``, DuckDB ``lambda x: e``;
+    sqlglot prints each lambda in its dialect's syntax)."""
+
+    transform: Callable[[exp.Expression, exp.Expression], exp.Expression]
+    filter: Callable[[exp.Expression, exp.Expression], exp.Expression]
+    # any array as a Set: sorted ascending, without duplicates
+    to_set: Callable[[exp.Expression], exp.Expression]
+
+
+SPARK_HOF = HigherOrder(_fn("transform"), _fn("filter"),
+                        lambda a: _fn("array_sort")(_fn("array_distinct")(a)))
+DUCKDB_HOF = HigherOrder(_fn("list_transform"), _fn("list_filter"),
+                         lambda a: _fn("list_sort")(_fn("list_distinct")(a)))
+
+
+@dataclass(frozen=True)
 class Dialect:
     """The per-dialect table: sqlglot dialect name and the constructs that differ."""
 
@@ -83,6 +100,7 @@ class Dialect:
     # one row per element of an array, as column `_e` of the given alias (FlatMap)
     explode: Callable[[exp.Select, exp.Expression, str], exp.Select]
     groups: Groups = SPARK_GROUPS
+    hof: HigherOrder = SPARK_HOF
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
@@ -91,5 +109,6 @@ SPARK = Dialect("spark", _spark_decimal_div,
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
-                 _duckdb_explode, groups=DUCKDB_GROUPS)
+                 _duckdb_explode, groups=DUCKDB_GROUPS,
+                 hof=DUCKDB_HOF)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

@@ -48,6 +48,7 @@ class ExprCompiler(CallCompiler):
         self.env, self.dialect = env, dialect
         self.functions = functions or {}
         self.udfs: dict = {}
+        self.lambda_vars: dict = {}  # closure parameters inside a SQL lambda
 
     # ------------------------------------------------------------------ literals
     def literal(self, t: Type, v) -> exp.Expression:
@@ -127,6 +128,11 @@ class ExprCompiler(CallCompiler):
 
     def visit_TVec(self, e: T.TVec):
         return exp.Array(expressions=[self.compile(x) for x in e.elems])
+
+    def visit_TVarRef(self, e: T.TVarRef):
+        if e.name in self.lambda_vars:
+            return self.lambda_vars[e.name].copy()
+        return self.udf_expr(e)
 
     def visit_TCol(self, e: T.TCol):
         return exp.column(e.column, table=e.alias, quoted=True)
