@@ -108,6 +108,10 @@ NATIVE: dict[str, Callable] = {
 }
 
 
+class InsideLambda(Exception):
+    """Raised when a closure body compiled as a SQL lambda needs the interpreter."""
+
+
 class CallCompiler:
     """Mixin of ExprCompiler: calls, UDF fallbacks, slices, shifts."""
 
@@ -183,6 +187,9 @@ class CallCompiler:
 
     def udf_expr(self, e: T.TExpr) -> exp.Expression:
         """Evaluate ``e`` with the interpreter: its columns become UDF parameters."""
+        if self.lambda_vars and any(isinstance(x, T.TVarRef) and x.name in self.lambda_vars
+                                    for x in T.subexpressions(e)):
+            raise InsideLambda()  # a UDF cannot read a SQL lambda's variable
         cols: list[T.TCol] = []
 
         def close(n):

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from sqlglot import exp
 
+from dl2sql.sqlgen.calls import InsideLambda
 from dl2sql.types import typed as T
 
 
@@ -23,9 +24,11 @@ def _lambda(ec, closure: T.TClosure) -> Optional[exp.Expression]:
     ec.lambda_vars.update(idents)
     try:
         body = ec.compile(closure.body)
+    except InsideLambda:
+        body = None
     finally:
         ec.lambda_vars = saved_scope
-    if len(ec.udfs) > len(saved_udfs):
+    if body is None or len(ec.udfs) > len(saved_udfs):
         ec.udfs = saved_udfs
         return None
     return exp.Lambda(this=body, expressions=[idents[n].copy() for n in names])
