@@ -10,7 +10,7 @@ import difflib
 import sys
 from typing import Optional
 
-from dl2sql.diagnostics import CompileError, RuntimeFailure
+from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure
 
 ENGINES = ("duckdb", "spark")
 
@@ -36,6 +36,23 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--commands", default=None, help="read commands from this file "
                                                     "instead of stdin")
     _common(r)
+
+    u = sub.add_parser("run", help="evaluate a program on files: one file per relation "
+                                   "in --input, one per output relation in --output")
+    u.add_argument("program")
+    u.add_argument("--engine", choices=ENGINES, default="spark")
+    u.add_argument("--master", default=None, help="Spark master URL (default local[*])")
+    u.add_argument("--input", required=True, metavar="DIR",
+                   help="directory of input files: RELATION.csv|.json|.parquet")
+    u.add_argument("--output", required=True, metavar="DIR",
+                   help="directory for the output relations (replaced file by file "
+                        "once all are written)")
+    u.add_argument("--format", choices=("csv", "json", "parquet"), default="parquet")
+    u.add_argument("--quiet", action="store_true", help="no progress display")
+    u.add_argument("--explain", action="store_true",
+                   help="after the run, print the strata, the plan and the row counts "
+                        "of every iteration")
+    _common(u)
 
     k = sub.add_parser("check", help="replay on Spark and DuckDB and report differences")
     k.add_argument("program")
@@ -76,7 +93,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         n = len(e.diagnostics)
         print(f"{n} error{'s' if n != 1 else ''} found", file=sys.stderr)
         return 1
-    except RuntimeFailure as e:
+    except (RuntimeFailure, InputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except OSError as e:
@@ -94,6 +111,10 @@ def _dispatch(args) -> int:
 
         sys.stdout.write(emit(program, args.emit, args.dialect))
         return 0
+    if args.command == "run":
+        from dl2sql.run_command import run_files
+
+        return run_files(program, args, load_externs(args.externs), sys.stdout, sys.stderr)
     commands, name = _read_commands(args)
     externs = load_externs(args.externs)
     if args.command == "replay":

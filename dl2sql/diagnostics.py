@@ -82,6 +82,12 @@ class RuntimeFailure(Exception):
     """An error while running a program (bad input row, overflow, division by zero)."""
 
 
+class InputError(Exception):
+    """Data handed to a program does not fit it (an unknown relation, a missing
+    column, a column of the wrong type, an unreadable file); the message names the
+    relation, the column, the expected and the found type."""
+
+
 @dataclass
 class Diagnostics:
     """Collects diagnostics of one stage; :meth:`raise_if_errors` ends the stage."""

@@ -48,20 +48,9 @@ class Evaluator:
         """Contents of every non-input relation (or of ``relations``) given the full
         contents of the input relations."""
         p, env = self.program, self.type_env
+        self.run({rel: [record_to_row(p.layouts[rel], v, env) for v in inputs.get(rel, ())]
+                  for rel in p.input_relations()})
         plan = p.plan_for(self.runner.dialect)
-        self._register_udfs(plan)
-        rows = {}
-        for rel in p.input_relations():
-            table = plan.inputs[[t.name for t in plan.inputs].index(
-                _input_table(plan, rel))]
-            rows[table.name] = [record_to_row(p.layouts[rel], v, env)
-                                for v in inputs.get(rel, ())]
-        try:
-            execute(plan, self.runner, rows, self.progress)
-        except RuntimeFailure:
-            raise
-        except Exception as e:  # engine errors: overflow, division by zero, ...
-            raise RuntimeFailure(_engine_message(e)) from e
         wanted = relations if relations is not None else [
             r for r, i in p.relations.items() if i.role != "input"]
         out = {}
@@ -69,6 +58,22 @@ class Evaluator:
             fetched = self.runner.fetch(plan.relations[rel])
             out[rel] = {row_to_record(p.layouts[rel], row, env) for row in fetched}
         return out
+
+
+    def run(self, inputs: dict) -> None:
+        """Run the plan; ``inputs`` maps input relations to normalised rows or to
+        loaders (``load_into(runner, table)``). Results stay in the runner's tables."""
+        plan = self.program.plan_for(self.runner.dialect)
+        self._register_udfs(plan)
+        tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
+        try:
+            execute(plan, self.runner, tables, self.progress)
+        except RuntimeFailure:
+            raise
+        except Exception as e:  # engine errors: overflow, division by zero, ...
+            if type(e).__name__ == "InputError":
+                raise
+            raise RuntimeFailure(_engine_message(e)) from e
 
 
 def _input_table(plan, rel: str) -> str:

@@ -26,14 +26,19 @@ class Progress(Protocol):
 def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Optional[Progress] = None) -> None:
     """Run ``plan`` on ``runner``.
 
-    Every table of ``plan.inputs`` is loaded from ``inputs`` (a missing name loads an
-    empty table); then the statements run in order. A :class:`Loop` repeats until all
+    Every table of ``plan.inputs`` is loaded from ``inputs``: normalised rows, or an
+    object whose ``load_into(runner, table)`` loads it (a missing name loads an empty
+    table); then the statements run in order. A :class:`Loop` repeats until all
     its ``until_empty`` tables were counted empty in the same iteration, and raises
     :class:`RuntimeFailure` naming the stratum and the last delta sizes after
     ``max_iterations``.
     """
     for table in plan.inputs:
-        runner.load(table, list(inputs.get(table.name, ())))
+        data = inputs.get(table.name, ())
+        if hasattr(data, "load_into"):  # a DataFrame, table or file bound by the API
+            data.load_into(runner, table)
+        else:
+            runner.load(table, list(data))
     _run_block(plan.statements, runner, progress, {})
 
 

@@ -338,6 +338,12 @@ class SparkRunner:
         self.actions += 1
         self._set(table, df.localCheckpoint(eager=True), len(rows))
 
+    def load_dataframe(self, table: Table, df) -> None:
+        """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
+        checkpointed and counted in one action, so that its source is read once."""
+        ck, n = self._checkpoint_counted(df.distinct())
+        self._set(table, ck, n)
+
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and

@@ -53,6 +53,7 @@ def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:
             if d.kind != "relation":
                 diags.error(d.span, f"`{d.kind}` relations are not supported yet")
             q = qualify(m.name, d.name)
+            _source_attribute(d, q, syms, diags)
             if d.primary_key is not None and q in syms.relations:
                 if d.role != "input":
                     diags.error(d.primary_key.span, "only input relations may have a "
@@ -66,6 +67,19 @@ def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:
                 syms.relations[q] = dataclasses.replace(
                     info, key_of=_key_function(key, d.primary_key.var, syms, diags,
                                                d.primary_key.span), key_type=key.type)
+
+
+def _source_attribute(d: A.RelationDecl, q: str, syms: Symbols, diags: Diagnostics) -> None:
+    """``#[source = "db.table"]`` on an input relation: its default table or file."""
+    for a in d.attrs:
+        if a.name != "source":
+            continue
+        if d.role != "input":
+            diags.error(a.span, "`#[source]` binds input relations only")
+        elif not isinstance(a.value, A.EString) or a.value.interned:
+            diags.error(a.span, 'write the source as a string: `#[source = "db.table"]`')
+        elif q in syms.relations:
+            syms.relations[q] = dataclasses.replace(syms.relations[q], source=a.value.value)
 
 
 def _zonked(te, checker):

@@ -255,3 +255,4 @@ class RelationInfo:
     key_of: Optional[object] = None  # Callable[[value], value]
     span: object = None
     key_type: Optional[Type] = None  # type of the primary key, when there is one
+    source: Optional[str] = None  # `#[source = "db.table"]`: where the API reads it

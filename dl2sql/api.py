@@ -1,0 +1,191 @@
+"""The Python API: compile a DDlog program once, run it inside a Spark (or DuckDB) job.
+
+>>> import dl2sql
+>>> program = dl2sql.compile("reach.dl")
+>>> out = program.run(spark=spark, inputs={"Edge": edges_df})
+>>> out["Reach"].show()
+
+Inputs are bound by relation name to a DataFrame, a catalog table name or a file path
+(``.parquet``, ``.json`` lines, ``.csv`` with a header); an input relation declared
+with ``#[source = "db.table"]`` reads that table when the call does not name it, and
+any other input relation is empty. Outputs come back as DataFrames of the engine.
+"""
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+from typing import Optional
+
+from dl2sql.compiler import CompiledProgram, compile_file, compile_source
+from dl2sql.diagnostics import InputError, suggest
+
+
+def compile(source_or_path, extern: Optional[dict] = None, lib_dirs=(),
+            output_internal: bool = False) -> "Program":
+    """Compile DDlog source text or a ``.dl`` file into a :class:`Program`.
+
+    ``extern`` maps the names of ``extern function``s to Python callables; a program
+    calling one without a binding fails here, with the declaration's location.
+    Raises :class:`~dl2sql.diagnostics.CompileError` on errors in the program."""
+    lib_dirs = tuple(str(d) for d in lib_dirs)
+    text = str(source_or_path)
+    if isinstance(source_or_path, Path) or (
+            "\n" not in text and text.endswith(".dl") and Path(text).is_file()):
+        compiled = compile_file(text, lib_dirs, output_internal)
+    else:
+        compiled = compile_source(text, "<source>", lib_dirs, output_internal)
+    return Program(compiled, extern or {})
+
+
+class Program:
+    """A compiled program: its relations, its SQL, and runs on Spark or DuckDB."""
+
+    def __init__(self, compiled: CompiledProgram, extern: dict):
+        from dl2sql.evaluate import bind_externs
+
+        self.compiled = compiled
+        self.extern = extern
+        bind_externs(compiled, extern)  # a missing binding is an error now, not at run
+        self.last_runner = None
+
+    @property
+    def inputs(self) -> list[str]:
+        """The input relations, by qualified name."""
+        return self.compiled.input_relations()
+
+    @property
+    def outputs(self) -> list[str]:
+        """The output relations, by qualified name."""
+        return self.compiled.output_relations()
+
+    def sql(self, dialect: str = "spark") -> list[str]:
+        """The SQL statements of the plan for ``dialect`` ("spark" or "duckdb"), in
+        order; the loop of a recursive stratum appears once, its body inline."""
+        from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+
+        plan = self.compiled.plan_for(dialect)
+        out: list[str] = []
+
+        def walk(stmts):
+            for s in stmts:
+                if isinstance(s, Materialize):
+                    out.append(f"CREATE OR REPLACE TEMPORARY VIEW {s.target.name} AS "
+                               + s.query.sql(dialect=dialect))
+                elif isinstance(s, Append):
+                    out.append(f"INSERT INTO {s.target.name} SELECT * FROM {s.source.name}")
+                elif isinstance(s, Rename):
+                    out.append(f"-- {s.source.name} becomes {s.target.name}")
+                elif isinstance(s, Loop):
+                    out.append(f"-- repeat until {', '.join(s.until_empty)} are empty:")
+                    walk(s.body)
+                    out.append("-- end repeat")
+        walk(plan.statements)
+        return out
+
+    # ------------------------------------------------------------------ running
+    def run(self, spark=None, inputs: Optional[dict] = None, engine: str = "spark",
+            master: Optional[str] = None, progress=None, con=None) -> dict:
+        """Evaluate the program; the output relations by name.
+
+        On Spark (the default) ``spark`` is used as it is — any master, a cluster
+        included — and a local session is started only when it is None; outputs are
+        Spark DataFrames. With ``engine="duckdb"`` outputs are DuckDB relations
+        (``.df()`` gives pandas) on ``con`` or a fresh in-memory database."""
+        runner = self._runner(engine, spark, master, con)
+        self._evaluate(runner, inputs or {}, progress)
+        plan = self.compiled.plan_for(runner.dialect)
+        return {rel: self._frame(runner, plan.relations[rel]) for rel in self.outputs}
+
+    def register_views(self, spark=None, prefix: str = "", inputs: Optional[dict] = None,
+                       master: Optional[str] = None) -> dict[str, str]:
+        """Run on Spark and register every output as a temporary view named
+        ``prefix + relation`` (``::`` becomes ``_``), so that later ``spark.sql`` in
+        the same job can query it; returns relation -> view name."""
+        frames = self.run(spark=spark, inputs=inputs, master=master)
+        views = {}
+        for rel, df in frames.items():
+            name = prefix + rel.replace("::", "_")
+            df.createOrReplaceTempView(name)
+            views[rel] = name
+        return views
+
+    def _runner(self, engine: str, spark, master, con):
+        if engine == "spark":
+            from dl2sql.runner.spark_runner import SparkRunner, get_spark
+
+            return SparkRunner(spark if spark is not None else get_spark(master))
+        if engine == "duckdb":
+            from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+            return DuckDBRunner(con)
+        raise ValueError(f"engine must be 'spark' or 'duckdb', not {engine!r}")
+
+    def _evaluate(self, runner, inputs: dict, progress) -> None:
+        from dl2sql.evaluate import Evaluator
+
+        bound = self.bind_inputs(inputs, runner.dialect)
+        Evaluator(self.compiled, runner, progress, self.extern).run(bound)
+        self.last_runner = runner
+
+    def bind_inputs(self, inputs: dict, dialect: str) -> dict:
+        """Loaders for the input relations: those named in ``inputs`` (short or
+        qualified names) and those with a ``#[source]``."""
+        from dl2sql.io.duckdb_frames import DuckDBInput
+        from dl2sql.io.spark_frames import SparkInput
+
+        wrap = SparkInput if dialect == "spark" else DuckDBInput
+        rels = self.compiled.relations
+        bound = {}
+        for name, data in inputs.items():
+            rel = self._resolve(name)
+            if rels[rel].role != "input":
+                raise InputError(f"`{name}` is not an input relation (inputs: "
+                                 f"{', '.join(self.inputs) or 'none'})")
+            bound[rel] = (RowsInput(self.compiled, rel, data)
+                          if isinstance(data, (builtins.list, builtins.tuple, builtins.set))
+                          else wrap(rel, data))
+        for rel in self.inputs:
+            if rel not in bound and rels[rel].source:
+                bound[rel] = wrap(rel, rels[rel].source)
+        return bound
+
+    def _resolve(self, name: str) -> str:
+        rels = self.compiled.relations
+        if name in rels:
+            return name
+        matches = [r for r in rels if r.rsplit("::", 1)[-1] == name]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise InputError(f"relation name `{name}` is ambiguous: {', '.join(matches)}")
+        raise InputError(f"unknown relation `{name}`" + suggest(name, rels))
+
+    @staticmethod
+    def _frame(runner, table):
+        if runner.dialect == "spark":
+            return runner.dataframe(table)
+        return runner.con.table(table.name)
+
+
+class RowsInput:
+    """Small inputs written in Python: a list of tuples of field values (or of single
+    values for one-field relations), in declaration order."""
+
+    def __init__(self, compiled: CompiledProgram, relation: str, rows):
+        self.compiled, self.relation, self.rows = compiled, relation, rows
+
+    def load_into(self, runner, table) -> None:
+        """Convert the rows to the table's columns and load them."""
+        from dl2sql.runner.convert import to_sql
+
+        env = self.compiled.type_env
+        columns = self.compiled.layouts[self.relation].columns
+        out = []
+        for i, row in enumerate(self.rows):
+            values = row if isinstance(row, builtins.tuple) else (row,)
+            if len(values) != len(columns):
+                raise InputError(f"input relation `{self.relation}`: row {i} has "
+                                 f"{len(values)} value(s), expected {len(columns)} "
+                                 f"({', '.join(n for n, _ in columns)})")
+            out.append(builtins.tuple(to_sql(t, v, env) for (_, t), v in zip(columns, values)))
+        runner.load(table, builtins.list(dict.fromkeys(out)))

@@ -1,0 +1,1 @@
+"""Data in and out of programs: DataFrames, catalog tables and files."""

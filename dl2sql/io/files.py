@@ -1,0 +1,122 @@
+"""Directories of files as a program's inputs and outputs (``dl2sql run``).
+
+One file per relation, named after it (``a::b::R`` is ``a.b.R``) with the format as
+extension: ``.csv`` (a header row of column names; scalar columns only), ``.json``
+(JSON lines, one object per record keyed by column name) or ``.parquet``. Column
+values follow the SQL layout of docs/sql-mapping.md, so struct, union and collection
+values round-trip through JSON and Parquet. Outputs are written to a temporary
+directory beside the target and moved into place only once all are complete.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from dl2sql.diagnostics import InputError
+
+FORMATS = ("csv", "json", "parquet")
+_EXTENSIONS = {".csv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
+
+
+def file_stem(relation: str) -> str:
+    """The file name (without extension) of ``relation``."""
+    return relation.replace("::", ".")
+
+
+def input_files(program, directory: str) -> dict[str, str]:
+    """Input relation -> file in ``directory``; a file that names no input relation,
+    or two files for one relation, is an InputError. Missing files: empty inputs."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise InputError(f"input directory `{directory}` does not exist")
+    by_stem = {file_stem(r): r for r in program.compiled.relations}
+    found: dict[str, str] = {}
+    for entry in sorted(root.iterdir()):
+        if entry.name.startswith((".", "_")):
+            continue
+        ext = entry.suffix.lower()
+        if ext not in _EXTENSIONS:
+            raise InputError(f"{entry}: unknown input format `{ext or entry.name}` "
+                             f"(use .csv, .json or .parquet)")
+        rel = by_stem.get(entry.name[: -len(entry.suffix)])
+        if rel is None or program.compiled.relations[rel].role != "input":
+            inputs = ", ".join(file_stem(r) for r in program.inputs) or "none"
+            raise InputError(f"{entry}: names no input relation of the program "
+                             f"(input relations: {inputs})")
+        if rel in found:
+            raise InputError(f"{entry}: relation `{rel}` has two input files "
+                             f"({Path(found[rel]).name} and {entry.name})")
+        if _EXTENSIONS[ext] == "csv":
+            require_scalar(program, rel, str(entry))
+        found[rel] = str(entry)
+    return found
+
+
+def require_scalar(program, relation: str, where: str) -> None:
+    """CSV holds only relations whose columns are numbers, strings or booleans."""
+    from dl2sql.types.model import TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString
+
+    scalar = (TBool, TString, TBit, TSigned, TBigInt, TFloat, TDouble)
+    for name, t in program.compiled.layouts[relation].columns:
+        if not isinstance(t, scalar):
+            raise InputError(f"{where}: relation `{relation}` has column `{name}` of type "
+                             f"`{t}`, which CSV cannot hold; use --format json or parquet")
+
+
+def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
+    """Write every output relation into ``directory`` as ``fmt``; returns the files.
+    Nothing in ``directory`` changes unless every file was written."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown output format `{fmt}` (use {', '.join(FORMATS)})")
+    if fmt == "csv":
+        for rel in program.outputs:
+            require_scalar(program, rel, directory)
+    target = Path(directory).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
+    try:
+        plan = program.compiled.plan_for(runner.dialect)
+        names = []
+        for rel in program.outputs:
+            name = f"{file_stem(rel)}.{fmt}"
+            _write_table(runner, plan.relations[rel], str(staging / name), fmt)
+            names.append(name)
+        target.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            os.replace(staging / name, target / name)
+        return [str(target / n) for n in names]
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write_table(runner, table, path: str, fmt: str) -> None:
+    if runner.dialect == "spark":
+        df = runner.dataframe(table).coalesce(1)
+        parts = path + ".parts"
+        writer = df.write.mode("overwrite")
+        if fmt == "csv":
+            writer.option("header", True).csv(parts)
+        elif fmt == "json":
+            writer.json(parts)
+        else:
+            writer.parquet(parts)
+        produced = [p for p in Path(parts).iterdir() if p.name.startswith("part-")]
+        if produced:
+            os.replace(produced[0], path)
+        else:  # an empty relation: Spark writes no part file for some formats
+            _empty_file(df.schema, path, fmt)
+        shutil.rmtree(parts, ignore_errors=True)
+        return
+    options = {"csv": "FORMAT CSV, HEADER", "json": "FORMAT JSON",
+               "parquet": "FORMAT PARQUET"}[fmt]
+    quoted = '"' + table.name.replace('"', '""') + '"'
+    escaped = path.replace("'", "''")
+    runner.con.execute(f"COPY (SELECT * FROM {quoted}) TO '{escaped}' ({options})")
+
+
+def _empty_file(schema, path: str, fmt: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        if fmt == "csv":
+            f.write(",".join(field.name for field in schema.fields) + "\n")

@@ -1,0 +1,123 @@
+"""Spark DataFrames, catalog tables and files as the contents of input relations.
+
+An input is validated against the relation's table schema (see
+:mod:`dl2sql.sqlgen.types`) by column name; a column whose type differs only by a
+lossless widening (``int`` to ``bigint``, ``bigint`` to ``decimal(38,0)``, ``float`` to
+``double``) is cast, anything else is an :class:`~dl2sql.diagnostics.InputError` that
+names the relation, the column, the expected and the found type. Data never goes
+through the driver.
+"""
+from __future__ import annotations
+
+from dl2sql.diagnostics import InputError
+from dl2sql.plan.nodes import Table
+
+_INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
+
+
+def expected_schema(spark, table: Table):
+    """The Spark StructType of ``table`` (no job runs)."""
+    from dl2sql.runner.spark_runner import schema_ddl
+
+    return spark.createDataFrame([], schema=schema_ddl(table)).schema
+
+
+def _widens(found, expected) -> bool:
+    """Whether values of Spark type ``found`` fit ``expected`` exactly (after a cast)."""
+    f, e = type(found).__name__, type(expected).__name__
+    if f == e and f not in ("StructType", "ArrayType", "DecimalType"):
+        return True
+    if e == "LongType":
+        return f in _INTEGRAL or (f == "DecimalType" and found.scale == 0
+                                  and found.precision <= 18)
+    if e == "DecimalType":
+        return (f in _INTEGRAL or f == "DecimalType") and getattr(found, "scale", 0) == 0 \
+            and getattr(found, "precision", 19) <= expected.precision
+    if e == "DoubleType":
+        return f in ("FloatType", "DoubleType")
+    if e == "ArrayType" and f == "ArrayType":
+        return _widens(found.elementType, expected.elementType)
+    if e == "StructType" and f == "StructType":
+        names = [x.name for x in found.fields]
+        return names == [x.name for x in expected.fields] and all(
+            _widens(a.dataType, b.dataType) for a, b in zip(found.fields, expected.fields))
+    return False
+
+
+def _nullable(t):
+    """``t`` with every nested field nullable (a cast cannot add NOT NULL)."""
+    from pyspark.sql.types import ArrayType, StructField, StructType
+
+    if isinstance(t, StructType):
+        return StructType([StructField(f.name, _nullable(f.dataType), True) for f in t.fields])
+    if isinstance(t, ArrayType):
+        return ArrayType(_nullable(t.elementType), True)
+    return t
+
+
+def conform(relation: str, df, expected):
+    """``df`` with exactly the expected columns, cast where lossless; raises
+    InputError naming what does not fit."""
+    from pyspark.sql.functions import col
+
+    found = {f.name: f.dataType for f in df.schema.fields}
+    columns = []
+    for field in expected.fields:
+        if field.name not in found:
+            raise InputError(
+                f"input relation `{relation}`: column `{field.name}` is missing (expected "
+                f"{field.dataType.simpleString()}; found columns: "
+                f"{', '.join(found) or 'none'})")
+        have = found[field.name]
+        if not _widens(have, field.dataType):
+            raise InputError(
+                f"input relation `{relation}`: column `{field.name}` has type "
+                f"{have.simpleString()}, expected {field.dataType.simpleString()}")
+        c = col(f"`{field.name}`")
+        columns.append(c if have == field.dataType
+                       else c.cast(_nullable(field.dataType)).alias(field.name))
+    extra = sorted(set(found) - {f.name for f in expected.fields})
+    if extra:
+        raise InputError(f"input relation `{relation}`: unexpected column `{extra[0]}` "
+                         f"(expected {', '.join(f.name for f in expected.fields)})")
+    return df.select(*columns)
+
+
+class SparkInput:
+    """An input relation's contents on Spark: a DataFrame, a catalog table name, or a
+    file path (``.parquet``, ``.json`` lines, ``.csv`` with a header)."""
+
+    def __init__(self, relation: str, source):
+        self.relation, self.source = relation, source
+
+    def dataframe(self, spark, table: Table):
+        """The source as a DataFrame with the table's schema."""
+        expected = expected_schema(spark, table)
+        src = self.source
+        if isinstance(src, str):
+            src = read_path_or_table(spark, self.relation, src, expected)
+        if not hasattr(src, "schema") or not hasattr(src, "select"):
+            raise InputError(f"input relation `{self.relation}`: expected a DataFrame, a "
+                             f"table name or a file path, found {type(src).__name__}")
+        return conform(self.relation, src, expected)
+
+    def load_into(self, runner, table: Table) -> None:
+        """Hold the source as ``table`` in a Spark runner (checkpointed, no collect)."""
+        runner.load_dataframe(table, self.dataframe(runner.spark, table))
+
+
+def read_path_or_table(spark, relation: str, name: str, expected):
+    """A file by its extension, else a table of the catalog."""
+    lower = name.lower()
+    try:
+        if lower.endswith(".parquet"):
+            return spark.read.parquet(name)
+        if lower.endswith((".json", ".jsonl")):
+            return spark.read.schema(expected).json(name)
+        if lower.endswith(".csv"):
+            return spark.read.schema(expected).option("header", True).csv(name)
+        return spark.table(name)
+    except Exception as e:  # AnalysisException: path or table not found
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise InputError(f"input relation `{relation}`: cannot read `{name}`: {first}") \
+            from None

@@ -1,0 +1,74 @@
+"""``dl2sql run``: evaluate a program on a directory of input files and write one file
+per output relation."""
+from __future__ import annotations
+
+import time
+from typing import TextIO
+
+from dl2sql.api import Program
+from dl2sql.io.files import input_files, write_outputs
+from dl2sql.runner.progress import RecordingProgress, RichProgress
+
+
+class _Both:
+    """Forwards progress reports to a live display and a recorder."""
+
+    def __init__(self, *observers):
+        self.observers = observers
+
+    def on_iteration(self, stratum, iteration, counts, seconds) -> None:
+        for o in self.observers:
+            o.on_iteration(stratum, iteration, counts, seconds)
+
+    def on_loop_end(self, stratum, iterations, seconds) -> None:
+        for o in self.observers:
+            o.on_loop_end(stratum, iterations, seconds)
+
+
+def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
+    """Run ``compiled`` as the CLI arguments say; returns the exit code."""
+    program = Program(compiled, externs)
+    files = input_files(program, args.input)
+    if args.engine == "spark":
+        from dl2sql.runner.spark_runner import get_spark
+
+        spark, con = get_spark(args.master), None
+    else:
+        spark, con = None, None
+    recorder = RecordingProgress()
+    live = None if args.quiet else RichProgress()  # draws only on a terminal
+    started = time.perf_counter()
+    if live is not None:
+        with live:
+            program.run(spark=spark, inputs=files, engine=args.engine, con=con,
+                        progress=_Both(live, recorder))
+    else:
+        program.run(spark=spark, inputs=files, engine=args.engine, con=con,
+                    progress=recorder)
+    written = write_outputs(program, program.last_runner, args.output, args.format)
+    seconds = time.perf_counter() - started
+    if not args.quiet:
+        err.write(f"wrote {len(written)} output relation(s) to {args.output} "
+                  f"in {seconds:.2f} s\n")
+    if args.explain:
+        explain(program, recorder, out)
+    return 0
+
+
+def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
+    """Strata, plan and per-iteration row counts of the last run."""
+    from dl2sql.emit import emit
+
+    compiled = program.compiled
+    out.write("== strata\n")
+    out.write(emit(compiled, "strata", program.last_runner.dialect))
+    out.write("== plan\n")
+    out.write(emit(compiled, "plan", program.last_runner.dialect))
+    out.write("== iterations\n")
+    if not recorder.iterations:
+        out.write("(no recursive stratum)\n")
+    for stratum, i, counts, secs in recorder.iterations:
+        sizes = ", ".join(f"{n}={c}" for n, c in counts.items())
+        out.write(f"{stratum}: iteration {i}: {sizes} ({secs:.3f} s)\n")
+    for stratum, n, secs in recorder.loops:
+        out.write(f"{stratum}: converged after {n} iteration(s) in {secs:.2f} s\n")
