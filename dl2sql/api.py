@@ -61,7 +61,7 @@ class Program:
     def sql(self, dialect: str = "spark") -> list[str]:
         """The SQL statements of the plan for ``dialect`` ("spark" or "duckdb"), in
         order; the loop of a recursive stratum appears once, its body inline."""
-        from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+        from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
 
         plan = self.compiled.plan_for(dialect)
         out: list[str] = []
@@ -79,6 +79,13 @@ class Program:
                     out.append(f"-- repeat until {', '.join(s.until_empty)} are empty:")
                     walk(s.body)
                     out.append("-- end repeat")
+                elif isinstance(s, Choose):
+                    out.append(f"-- if ({s.probe_query.sql(dialect=dialect)}) has at most "
+                               f"{s.max_degree} edges per source: {s.stratum} by doubling")
+                    walk(s.doubling)
+                    out.append("-- else:")
+                    walk(s.linear)
+                    out.append("-- end if")
         walk(plan.statements)
         return out
 

@@ -16,6 +16,7 @@ from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.types import typed as T
 from dl2sql.passes.aggregation import split_aggregations
+from dl2sql.passes.doubling import closures
 from dl2sql.types.check import check_program
 from dl2sql.types.model import RelationInfo, TypeEnv
 from dl2sql.types.symbols import Symbols
@@ -35,6 +36,8 @@ class CompiledProgram:
     relations: dict[str, RelationInfo] = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # (name, targs) -> FunctionIR
     indexes: dict = field(default_factory=dict)  # qualified name -> IndexInfo
+    # transitive closures: relation -> (Closure, blocks of its doubled rule)
+    closures: dict = field(default_factory=dict)
     _plans: dict[str, Plan] = field(default_factory=dict)
 
     def plan_for(self, dialect: str) -> Plan:
@@ -42,7 +45,8 @@ class CompiledProgram:
         if dialect not in self._plans:
             inputs = [r for r, i in self.relations.items() if i.role == "input"]
             ec = ExprCompiler(self.symbols.env, DIALECTS[dialect], self.functions)
-            plan = PlanBuilder(self.layouts, ec).build(self.strata, self.blocks, inputs)
+            plan = PlanBuilder(self.layouts, ec).build(self.strata, self.blocks, inputs,
+                                                       self.closures)
             self._plans[dialect] = dataclasses.replace(plan, functions=tuple(ec.udfs.values()))
         return self._plans[dialect]
 
@@ -80,9 +84,11 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     blocks: dict[str, list[Block]] = {}
     for b in lower_rules(checked.rules, layouts, syms.env, checked.functions):
         blocks.setdefault(b.relation, []).append(b)
+    doubled = {rel: (c, lower_rules([c.doubled], layouts, syms.env, checked.functions))
+               for rel, c in closures(strata, checked.rules).items()}
     program = CompiledProgram(path, modules, syms, checked.rules, strata, layouts, blocks,
                               relations, functions=checked.functions,
-                              indexes=checked.indexes)
+                              indexes=checked.indexes, closures=doubled)
     program.plan_for("duckdb")  # builds the SQL once, so that errors surface here
     return program
 

@@ -6,7 +6,7 @@ import dataclasses
 from sqlglot import exp
 
 from dl2sql.compiler import CompiledProgram
-from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+from dl2sql.plan.nodes import Choose, Append, Loop, Materialize, Rename
 from dl2sql.types.pretty import expr_to_str, rule_to_str
 
 STAGES = ("ast", "types", "strata", "ra", "plan", "sql")
@@ -117,4 +117,14 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             lines.append(f"{pad}{'-- ' if sql else ''}repeat (stratum {s.stratum}):")
             _plan_lines(s.body, dialect, sql, lines, depth + 1)
             lines.append(f"{pad}{'-- ' if sql else ''}until empty: {', '.join(s.until_empty)}")
+        elif isinstance(s, Choose):
+            c = "-- " if sql else ""
+            probe = s.probe_query.sql(dialect=dialect)
+            lines.append(f"{pad}{c}if the engine prefers few iterations and ({probe}) has "
+                         f"at most {s.max_degree} edges per source:")
+            lines.append(f"{pad}{c}  -- {s.stratum} is a transitive closure: by doubling")
+            _plan_lines(s.doubling, dialect, sql, lines, depth + 1)
+            lines.append(f"{pad}{c}else:")
+            _plan_lines(s.linear, dialect, sql, lines, depth + 1)
+            lines.append(f"{pad}{c}end if")
 

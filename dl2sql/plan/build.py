@@ -5,11 +5,17 @@ from __future__ import annotations
 from sqlglot import exp
 
 from dl2sql.analysis.stratify import Stratum
-from dl2sql.plan.nodes import Append, Column, Loop, Materialize, Plan, Rename, Table
+from dl2sql.plan.nodes import Append, Choose, Column, Loop, Materialize, Plan, Rename, Table
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
-from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, select_all, union_all_distinct
+from dl2sql.sqlgen.blocks import (block_select, empty_select, group_select, select_all, table,
+                                  union_all_distinct)
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.types import sql_type
+
+
+# Doubling pays when paths are long and thin: with at most this many edges per source
+# on average (chains, near-functional graphs) each path extends in few ways.
+MAX_DOUBLING_DEGREE = 1.5
 
 
 def table_name(rel: str, version: str = "full") -> str:
@@ -29,8 +35,10 @@ class PlanBuilder:
         return Table(table_name(rel, version), cols)
 
     def build(self, strata: list[Stratum], blocks: dict[str, list[Block]],
-              inputs: list[str]) -> Plan:
-        """The whole plan; ``blocks`` maps each head relation to its blocks."""
+              inputs: list[str], closures: dict | None = None) -> Plan:
+        """The whole plan; ``blocks`` maps each head relation to its blocks;
+        ``closures`` maps transitive-closure relations to (Closure, doubled blocks)."""
+        closures = closures or {}
         statements: list = []
         input_tables = []
         for rel in inputs:
@@ -45,8 +53,11 @@ class PlanBuilder:
         for s in strata:
             if s.relations[0] in inputs:
                 continue
-            statements += (self._recursive(s, blocks) if s.recursive
-                           else self._simple(s, blocks))
+            if s.recursive and s.relations[0] in closures:
+                statements.append(self._closure(s, blocks, *closures[s.relations[0]]))
+            else:
+                statements += (self._recursive(s, blocks) if s.recursive
+                               else self._simple(s, blocks))
         relations = {r: self.table(r) for r in self.layouts}
         return Plan(tuple(input_tables), tuple(statements), relations)
 
@@ -65,6 +76,23 @@ class PlanBuilder:
         rel = s.relations[0]
         selects = [self._select(b, {}) for b in blocks.get(rel, [])]
         return [Materialize(self.table(rel), self._union(rel, selects), comment=rel)]
+
+    def _closure(self, s: Stratum, blocks, closure, doubled_blocks) -> Choose:
+        """Both evaluations of a transitive closure, chosen at run time."""
+        rel = s.relations[0]
+        base = [b for b in blocks.get(rel, []) if all(src.relation != rel for src in b.sources)]
+        doubled = dict(blocks)
+        doubled[rel] = base + list(doubled_blocks)
+        src = exp.column(closure.edge_source, quoted=True)
+        query = exp.Select(expressions=[
+            exp.alias_(exp.Count(this=exp.Star()), "edges", quoted=True),
+            exp.alias_(exp.Count(this=exp.Distinct(expressions=[src])), "sources",
+                       quoted=True)]).from_(table(table_name(closure.edge)))
+        probe = Table(table_name(rel, "probe"), (
+            Column("edges", exp.DataType.build("BIGINT")),
+            Column("sources", exp.DataType.build("BIGINT"))))
+        return Choose(probe, query, MAX_DOUBLING_DEGREE, tuple(self._recursive(s, doubled)),
+                      tuple(self._recursive(s, blocks)), rel)
 
     def _recursive(self, s: Stratum, blocks) -> list:
         members = set(s.relations)

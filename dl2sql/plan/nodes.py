@@ -67,7 +67,25 @@ class Loop:
     max_iterations: int = 1_000_000
 
 
-Stmt = Union[Materialize, Append, Rename, Loop]
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Two exactly equivalent evaluations of a transitive-closure stratum (see
+    :mod:`dl2sql.passes.doubling`): ``doubling`` when the runner wants it
+    (``closure_by_doubling``) and the edges of ``probe_query``'s table leave their
+    sources at most ``max_degree`` at a time on average (long thin paths), ``linear``
+    otherwise. ``probe_query`` yields one row: (edge count, distinct sources)."""
+
+    probe: Table
+    probe_query: exp.Expression
+    max_degree: float
+    doubling: tuple["Stmt", ...]
+    linear: tuple["Stmt", ...]
+    stratum: str
+
+
+Stmt = Union[Materialize, Append, Rename, Loop, Choose]
 
 
 @dataclass(frozen=True)
