@@ -42,3 +42,14 @@ def tree(depth: int, fanout: int = 2) -> list[tuple[int, int]]:
                 next_id += 1
         level = nxt
     return edges
+
+
+def andersen(n_vars: int, seed: int = 7) -> dict[str, list[tuple[int, int]]]:
+    """A small points-to input over ``n_vars`` variables: about one statement of each
+    kind (address-of, copy, load, store) per variable, reproducible from ``seed``."""
+    rng = random.Random(seed)
+
+    def pairs(k: int) -> list[tuple[int, int]]:
+        return sorted({(rng.randrange(n_vars), rng.randrange(n_vars)) for _ in range(k)})
+    return {"AddressOf": pairs(n_vars), "Assign": pairs(n_vars),
+            "Load": pairs(n_vars // 2), "Store": pairs(n_vars // 2)}

@@ -66,7 +66,8 @@ def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
     out.write(emit(compiled, "plan", program.last_runner.dialect))
     out.write("== iterations\n")
     if not recorder.iterations:
-        out.write("(no recursive stratum)\n")
+        out.write("(no loop ran: recursive strata, if any, were single recursive "
+                  "queries)\n")
     for stratum, i, counts, secs in recorder.iterations:
         sizes = ", ".join(f"{n}={c}" for n, c in counts.items())
         out.write(f"{stratum}: iteration {i}: {sizes} ({secs:.3f} s)\n")

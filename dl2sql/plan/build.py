@@ -77,6 +77,30 @@ class PlanBuilder:
         selects = [self._select(b, {}) for b in blocks.get(rel, [])]
         return [Materialize(self.table(rel), self._union(rel, selects), comment=rel)]
 
+    def _recursive_cte(self, s: Stratum, blocks) -> Materialize | None:
+        """A linear recursive relation as one ``WITH RECURSIVE ... UNION`` query, where
+        the dialect's UNION deduplicates against every earlier row: that is semi-naive
+        evaluation done by the engine (the CTE holds each iteration's new rows)."""
+        if not self.ec.dialect.recursive_union or len(s.relations) != 1:
+            return None
+        rel = s.relations[0]
+        mine = blocks.get(rel, [])
+        if any(sum(src.relation == rel for src in b.sources) > 1 for b in mine) or \
+                any(aj.source.relation == rel for b in mine for aj in getattr(b, "antijoins", ())):
+            return None
+        base = [self._select(b, {}) for b in mine if all(src.relation != rel for src in b.sources)]
+        steps = [self._select(b.with_delta(i), {}) for b in mine
+                 for i, src in enumerate(b.sources) if src.relation == rel]
+        if not base or not steps:
+            return None
+        name = table_name(rel, "delta")
+        body = union_all_distinct(base + steps)
+        columns = [exp.to_identifier(n, quoted=True) for n, _ in self.layouts[rel].columns]
+        query = select_all(name).with_(exp.TableAlias(this=exp.to_identifier(name, quoted=True),
+                                                      columns=columns),
+                                       as_=body, recursive=True)
+        return Materialize(self.table(rel), query, comment=f"{rel}: recursive query")
+
     def _closure(self, s: Stratum, blocks, closure, doubled_blocks) -> Choose:
         """Both evaluations of a transitive closure, chosen at run time."""
         rel = s.relations[0]
@@ -95,6 +119,9 @@ class PlanBuilder:
                       tuple(self._recursive(s, blocks)), rel)
 
     def _recursive(self, s: Stratum, blocks) -> list:
+        cte = self._recursive_cte(s, blocks)
+        if cte is not None:
+            return [cte]
         members = set(s.relations)
         init, body = [], []
         for rel in s.relations:

@@ -101,6 +101,10 @@ class Dialect:
     explode: Callable[[exp.Select, exp.Expression, str], exp.Select]
     groups: Groups = SPARK_GROUPS
     hof: HigherOrder = SPARK_HOF
+    # `WITH RECURSIVE ... UNION` with set semantics (DuckDB): a linear recursive
+    # relation is then one query, deduplicated incrementally by the engine. Spark only
+    # has UNION ALL, which never ends on cyclic data.
+    recursive_union: bool = False
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
@@ -110,5 +114,5 @@ SPARK = Dialect("spark", _spark_decimal_div,
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
                  _duckdb_explode, groups=DUCKDB_GROUPS,
-                 hof=DUCKDB_HOF)
+                 hof=DUCKDB_HOF, recursive_union=True)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}
