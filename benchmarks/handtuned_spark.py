@@ -36,7 +36,9 @@ def transitive_closure(spark: SparkSession, edges: list[tuple[int, int]],
         n = obs.get["n"]
         if n == 0:
             break
-        # Lazy: the union is written by the next iteration's action, no action of its own.
-        full = full.union(new).coalesce(parts).localCheckpoint(eager=False)
+        # Lazy: the union is written by the next iteration's action, no action of its
+        # own; every 64 iterations it is written at once, or the chain of pending
+        # unions overflows the JVM stack when a task is deserialised (~700 iterations).
+        full = full.union(new).coalesce(parts).localCheckpoint(eager=iterations % 64 == 0)
         delta = new
     return full, iterations, time.perf_counter() - started

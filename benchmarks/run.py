@@ -97,10 +97,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--slow-runs", type=int, default=1,
-                    help="runs of the hand-tuned and linear variants on tc_chain1000 "
-                         "(minutes each)")
+                    help="runs of the hand-tuned, linear and Spark WITH RECURSIVE "
+                         "variants on tc_chain1000 (minutes each, no warm-up)")
     ap.add_argument("--only", default=None, help="comma-separated workloads")
     ap.add_argument("--no-spark", action="store_true", help="DuckDB variants only")
+    ap.add_argument("--variants", default=None,
+                    help="comma-separated variant labels to run (default: all)")
     ap.add_argument("--quick", action="store_true", help="tiny inputs (a smoke test)")
     ap.add_argument("--master", default="local[2]")
     args = ap.parse_args(argv)
@@ -120,7 +122,10 @@ def main(argv=None) -> int:
         counts = set()
         results = {}
         for label, fn in variants(name, spec, spark, duckdb.connect, True).items():
-            slow = name == "tc_chain1000" and ("hand-tuned" in label or "linear" in label)
+            if args.variants and label not in args.variants.split(","):
+                continue
+            slow = name == "tc_chain1000" and ("hand-tuned" in label or "linear" in label
+                                               or "WITH RECURSIVE" in label and "Spark" in label)
             runs = min(args.runs, args.slow_runs) if slow else args.runs
             if not slow:
                 fn()  # warm-up

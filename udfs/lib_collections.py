@@ -25,30 +25,27 @@ def sort_by(ctx: Ctx, v: tuple, f: Callable) -> Mut:
     return Mut((), {0: tuple(sorted(v, key=_key(ctx, f)))})
 
 
-@typed
-def arg_min(ctx: Ctx, xs: tuple, f: Callable) -> Record:
-    """The first element with the smallest key (Rust's ``min_by_key``)."""
+def _arg_best(ctx: Ctx, xs: tuple, f: Callable, better: Callable) -> Record:
     if not xs:
         return _option(False)
     key = _key(ctx, f)
     best = xs[0]
     for x in xs[1:]:
-        if key(x) < key(best):
+        if better(key(x), key(best)):
             best = x
     return _option(True, best)
+
+
+@typed
+def arg_min(ctx: Ctx, xs: tuple, f: Callable) -> Record:
+    """The first element with the smallest key (Rust's ``min_by_key``)."""
+    return _arg_best(ctx, xs, f, lambda a, b: a < b)
 
 
 @typed
 def arg_max(ctx: Ctx, xs: tuple, f: Callable) -> Record:
     """The last element with the largest key (Rust's ``max_by_key``)."""
-    if not xs:
-        return _option(False)
-    key = _key(ctx, f)
-    best = xs[0]
-    for x in xs[1:]:
-        if key(x) >= key(best):
-            best = x
-    return _option(True, best)
+    return _arg_best(ctx, xs, f, lambda a, b: a >= b)
 
 
 def map_in_place(m: tuple, f: Callable) -> Mut:

@@ -237,6 +237,7 @@ class SparkRunner:
     # iterations instead of one per edge). Both give exactly the same result.
     steps_per_check = 4
     closure_by_doubling = True
+    EAGER_EVERY = 64
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 8 << 20):
         if count_mode not in ("auto", "observe", "count"):
@@ -260,6 +261,7 @@ class SparkRunner:
         except Exception:  # pragma: no cover - conf not readable on some services
             self.partitions = 0
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
+        self._appends: dict[str, int] = {}
 
     # -- helpers -------------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
@@ -368,8 +370,15 @@ class SparkRunner:
         action that reads ``target`` writes it)."""
         df = self._bounded(self.tables[target.name].unionByName(self.tables[source.name]))
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
-        self._set(target, df.localCheckpoint(eager=False),
+        self._appends[target.name] = n = self._appends.get(target.name, 0) + 1
+        # A lazy checkpoint keeps its parents until a job fills it; in a long loop
+        # the chain of unions can outgrow the JVM stack when a task is deserialised
+        # (seen at ~700 iterations), so every EAGER_EVERY appends one is written now.
+        eager = n % self.EAGER_EVERY == 0
+        self._set(target, df.localCheckpoint(eager=eager),
                   None if a is None or b is None else a + b)
+        if eager:
+            self.actions += 1
 
     def rename(self, target: Table, source: Table) -> None:
         """Point ``target`` at the data of ``source`` and forget ``source``."""

@@ -1,0 +1,16 @@
+"""The benchmark script runs and its variants agree on row counts (tiny inputs, so
+that it cannot rot; speed itself is only measured by running it, never asserted)."""
+from __future__ import annotations
+
+from benchmarks import run
+
+
+def test_benchmark_variants_agree_duckdb(capsys):
+    assert run.main(["--quick", "--runs", "1", "--no-spark"]) == 0
+    assert "all row counts agree" in capsys.readouterr().out
+
+
+def test_benchmark_variants_agree_spark(spark, capsys):
+    assert run.main(["--quick", "--runs", "1", "--only", "tc_chain200,sg"]) == 0
+    out = capsys.readouterr().out
+    assert "hand-tuned PySpark" in out and "all row counts agree" in out
