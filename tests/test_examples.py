@@ -149,3 +149,23 @@ def test_example_sql_parses_in_both_dialects(name):
                       if s is not None]
         views = {s.this.name for s in statements if isinstance(s, sqlglot.exp.Create)}
         assert set(program.output_relations()) <= views, dialect
+
+
+def test_user_guide_first_program(engine):
+    """The program of the user guide's section 2, on the data shown there, derives the
+    single record the guide states."""
+    guide = (ROOT / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    section = guide.split("## 2. A first program", 1)[1]
+    source = section.split("```", 2)[1]
+    from dl2sql.compiler import compile_source
+
+    program = compile_source(source, "user-guide.md")
+    commands = """start;
+insert Host("web", "dmz"), insert Host("app", "internal"), insert Host("db", "internal"),
+insert Link("web", "app"), insert Link("app", "db"),
+insert Deny("dmz", "internal");
+commit dump_changes;
+"""
+    code, out, err = replay_program(program, engine, commands, filename="<guide>")
+    assert (code, err) == (0, "")
+    assert out == 'Reach:\nReach{.src = "app", .dst = "db"}: +1\n'
