@@ -119,3 +119,19 @@ def test_bad_inputs_are_user_errors(tmp_path, capsys, name, content, message):
     err = capsys.readouterr().err
     assert code == 1 and message in err and "Traceback" not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_csv_columns_take_the_declared_types(tmp_path, engine_name):
+    """Strings that look like numbers stay strings (no type guessing), both engines."""
+    prog = tmp_path / "p.dl"
+    prog.write_text("input relation Edge(src: string, dst: string, w: u8)\n"
+                    "output relation R(x: string, y: string, w: u8)\n"
+                    "R(x, y, w) :- Edge(x, y, w).\n")
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "Edge.csv").write_text("src,dst,w\n10,20,1\n20,030,2\n")
+    out = tmp_path / "out"
+    assert main(["run", str(prog), "--engine", engine_name, "--input", str(inp),
+                 "--output", str(out), "--format", "json", "--quiet"]) == 0
+    assert _json_rows(out / "R.json") == [{"x": "10", "y": "20", "w": 1},
+                                          {"x": "20", "y": "030", "w": 2}]

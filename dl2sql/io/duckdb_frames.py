@@ -21,7 +21,9 @@ def _relation(con, relation: str, src):
             if lower.endswith((".json", ".jsonl")):
                 return con.read_json(src, format="newline_delimited")
             if lower.endswith(".csv"):
-                return con.read_csv(src, header=True)
+                # CSV has no types: read text and cast to the declared ones (DuckDB's
+                # guesses would turn a string column "030" into the number 30)
+                return con.read_csv(src, header=True, all_varchar=True)
             return con.table(src)
         if hasattr(src, "columns") and hasattr(src, "dtypes") and not hasattr(src, "types"):
             return con.from_df(src)  # pandas
@@ -82,7 +84,8 @@ class DuckDBInput:
                 raise InputError(
                     f"input relation `{self.relation}`: column `{c.name}` is missing "
                     f"(expected {expected}; found columns: {', '.join(found) or 'none'})")
-            if not _fits(found[c.name], expected):
+            from_csv = isinstance(self.source, str) and self.source.lower().endswith(".csv")
+            if not from_csv and not _fits(found[c.name], expected):
                 raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
                                  f"type {found[c.name]}, expected {expected}")
             select.append(f"CAST({_quote(c.name)} AS {expected}) AS {_quote(c.name)}")
