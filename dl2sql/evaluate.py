@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dl2sql.compiler import CompiledProgram
-from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.plan.interpret import execute
 from dl2sql.runner.convert import record_to_row, row_to_record
 
@@ -68,11 +68,9 @@ class Evaluator:
         tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
         try:
             execute(plan, self.runner, tables, self.progress)
-        except RuntimeFailure:
+        except (RuntimeFailure, InputError):
             raise
         except Exception as e:  # engine errors: overflow, division by zero, ...
-            if type(e).__name__ == "InputError":
-                raise
             raise RuntimeFailure(_engine_message(e)) from e
 
 

@@ -78,20 +78,7 @@ def bound_variables(clauses) -> list[tuple[str, Type]]:
     out: dict[str, Type] = {}
     for c in clauses:
         if isinstance(c, T.CAtom) and not c.negated:
-            out.update(pattern_var_types(c.pattern))
+            out.update(T.pattern_var_types(c.pattern))
         elif isinstance(c, (T.CMatch, T.CFlatMap)):
-            out.update(pattern_var_types(c.pattern))
+            out.update(T.pattern_var_types(c.pattern))
     return list(out.items())
-
-
-def pattern_var_types(p: T.Pattern) -> list[tuple[str, Type]]:
-    """The variables a typed pattern binds, with their types."""
-    if isinstance(p, T.PVar):
-        return [(p.name, p.type)]
-    if isinstance(p, T.PBind):
-        return [(p.name, p.type)] + pattern_var_types(p.pattern)
-    if isinstance(p, T.PCtor):
-        return [v for _, f in p.fields for v in pattern_var_types(f)]
-    if isinstance(p, T.PTuple):
-        return [v for e in p.elems for v in pattern_var_types(e)]
-    return []

@@ -49,6 +49,7 @@ class ExprCompiler(CallCompiler):
         self.functions = functions or {}
         self.udfs: dict = {}
         self.lambda_vars: dict = {}  # closure parameters inside a SQL lambda
+        self._recursive_types: dict = {}  # type -> is_recursive (asked per node)
 
     # ------------------------------------------------------------------ literals
     def literal(self, t: Type, v) -> exp.Expression:
@@ -118,10 +119,17 @@ class ExprCompiler(CallCompiler):
 
     def _through_recursive_type(self, e: T.TExpr) -> bool:
         """Whether ``e`` computes with values of a recursive type (linked lists built
-        with ``Ref``); SQL has no type for those, so the whole of ``e`` is interpreted."""
+        with ``Ref``); SQL has no type for those, so ``e`` is interpreted. Looking at
+        ``e`` and its direct operands suffices: deeper ones are met when the operands
+        are compiled."""
         if isinstance(e, (T.TCol, T.TConst)):
             return False
-        return any(is_recursive(x.type, self.env) for x in T.subexpressions(e))
+        return any(self._recursive_type(x.type) for x in [e] + T.children(e))
+
+    def _recursive_type(self, t) -> bool:
+        if t not in self._recursive_types:
+            self._recursive_types[t] = is_recursive(t, self.env)
+        return self._recursive_types[t]
 
     def visit_TConst(self, e: T.TConst):
         return self.literal(e.type, e.value)

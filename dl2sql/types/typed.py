@@ -430,27 +430,54 @@ class CoreRule:
 
 def pattern_vars(p: Pattern) -> list[str]:
     """The variables a pattern binds, in order."""
-    if isinstance(p, PVar):
-        return [p.name]
-    if isinstance(p, PBind):
-        return [p.name] + pattern_vars(p.pattern)
-    if isinstance(p, PCtor):
-        return [v for _, f in p.fields for v in pattern_vars(f)]
-    if isinstance(p, PTuple):
-        return [v for e in p.elems for v in pattern_vars(e)]
-    return []
+    return [name for name, _ in pattern_var_types(p)]
 
+
+def pattern_var_types(p: Pattern) -> list[tuple[str, Type]]:
+    """The variables a pattern binds, in order, with their types."""
+    if isinstance(p, PVar):
+        return [(p.name, p.type)]
+    if isinstance(p, PBind):
+        return [(p.name, p.type)] + pattern_var_types(p.pattern)
+    if isinstance(p, PCtor):
+        return [v for _, f in p.fields for v in pattern_var_types(f)]
+    if isinstance(p, PTuple):
+        return [v for e in p.elems for v in pattern_var_types(e)]
+    return []
 
 
 def subexpressions(node):
     """Every typed expression inside ``node`` (itself included), depth first."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from subexpressions(x)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type) and \
-            node.__class__.__module__ == __name__:
-        if isinstance(getattr(node, "type", None), Type):
-            yield node
+    if _is_expr(node):
+        yield node
+    for child in children(node):
+        yield from subexpressions(child)
+
+
+def children(node) -> list:
+    """The typed expressions directly inside ``node`` (through tuples and patterns)."""
+    out: list = []
+
+    def visit(v):
+        if isinstance(v, tuple):
+            for x in v:
+                visit(x)
+        elif _is_expr(v):
+            out.append(v)
+        elif dataclasses.is_dataclass(v) and not isinstance(v, type) and \
+                v.__class__.__module__ == __name__:
+            for f in dataclasses.fields(v):
+                if f.name != "type":
+                    visit(getattr(v, f.name))
+    if isinstance(node, tuple) or not _is_expr(node):
+        visit(node)
+    else:
         for f in dataclasses.fields(node):
             if f.name != "type":
-                yield from subexpressions(getattr(node, f.name))
+                visit(getattr(node, f.name))
+    return out
+
+
+def _is_expr(v) -> bool:
+    return dataclasses.is_dataclass(v) and not isinstance(v, type) and \
+        v.__class__.__module__ == __name__ and isinstance(getattr(v, "type", None), Type)
