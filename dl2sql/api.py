@@ -150,10 +150,12 @@ class Program:
                                  f"{', '.join(self.inputs) or 'none'})")
             bound[rel] = (RowsInput(self.compiled, rel, data)
                           if isinstance(data, (builtins.list, builtins.tuple, builtins.set))
-                          else wrap(rel, data))
+                          else wrap(rel, data, self.compiled.layouts[rel].columns,
+                                    self.compiled.type_env))
         for rel in self.inputs:
             if rel not in bound and rels[rel].source:
-                bound[rel] = wrap(rel, rels[rel].source)
+                bound[rel] = wrap(rel, rels[rel].source, self.compiled.layouts[rel].columns,
+                                  self.compiled.type_env)
         return bound
 
     def _resolve(self, name: str) -> str:

@@ -88,6 +88,13 @@ class InputError(Exception):
     relation, the column, the expected and the found type."""
 
 
+def first_line(e: BaseException) -> str:
+    """The first line of an engine's error message (the rest is its stack), or the
+    exception's type name when the message is empty."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
 @dataclass
 class Diagnostics:
     """Collects diagnostics of one stage; :meth:`raise_if_errors` ends the stage."""

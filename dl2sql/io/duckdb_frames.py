@@ -3,12 +3,12 @@ on DuckDB. Validation is by column name, like on Spark; values are cast to the
 relation's column types, and a value that does not fit fails with an InputError."""
 from __future__ import annotations
 
-from dl2sql.diagnostics import InputError
+from sqlglot import exp
+
+from dl2sql.diagnostics import InputError, first_line
 from dl2sql.plan.nodes import Table
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+from dl2sql.sqlgen.canonical import input_failure, input_projection
+from dl2sql.sqlgen.dialects import DUCKDB
 
 
 def _relation(con, relation: str, src):
@@ -32,9 +32,8 @@ def _relation(con, relation: str, src):
     except InputError:
         raise
     except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise InputError(f"input relation `{relation}`: cannot read `{src}`: {first}") \
-            from None
+        raise InputError(f"input relation `{relation}`: cannot read `{src}`: "
+                         f"{first_line(e)}") from None
     raise InputError(f"input relation `{relation}`: expected a pandas DataFrame, a DuckDB "
                      f"relation, a table name or a file path, found {type(src).__name__}")
 
@@ -67,41 +66,52 @@ def _fits(found: str, expected: str) -> bool:
 
 
 class DuckDBInput:
-    """An input relation's contents on DuckDB."""
+    """An input relation's contents on DuckDB; ``columns`` are the relation's (name,
+    DDlog type) pairs in the type environment ``env``."""
 
-    def __init__(self, relation: str, source):
+    def __init__(self, relation: str, source, columns, env):
         self.relation, self.source = relation, source
+        self.columns, self.env = columns, env
 
     def load_into(self, runner, table: Table) -> None:
-        """Create ``table`` from the source, casting each column to its type."""
+        """Create ``table`` from the source: each column cast to its type, then put in
+        canonical form (:mod:`dl2sql.sqlgen.canonical`), duplicates dropped."""
         con = runner.con
         rel = _relation(con, self.relation, self.source)
         found = dict(zip(rel.columns, (str(t) for t in rel.types)))
-        select = []
+        from_csv = isinstance(self.source, str) and self.source.lower().endswith(".csv")
+        casts = []
         for c in table.columns:
             expected = c.type.sql(dialect="duckdb")
             if c.name not in found:
                 raise InputError(
                     f"input relation `{self.relation}`: column `{c.name}` is missing "
                     f"(expected {expected}; found columns: {', '.join(found) or 'none'})")
-            from_csv = isinstance(self.source, str) and self.source.lower().endswith(".csv")
             if not from_csv and not _fits(found[c.name], expected):
                 raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
                                  f"type {found[c.name]}, expected {expected}")
-            select.append(f"CAST({_quote(c.name)} AS {expected}) AS {_quote(c.name)}")
+            casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=c.type),
+                                    c.name, quoted=True))
         extra = sorted(set(found) - {c.name for c in table.columns})
         if extra:
             raise InputError(f"input relation `{self.relation}`: unexpected column "
                              f"`{extra[0]}` (expected "
                              f"{', '.join(c.name for c in table.columns)})")
         view = f"__dl2sql_input_{table.name}"
+        typed = exp.select(*casts).from_(exp.to_identifier(view, quoted=True))
+        canonical = exp.select(*input_projection(self.relation, self.columns, self.env,
+                                                 DUCKDB)).from_(typed.subquery("typed"))
+        canonical.set("distinct", exp.Distinct())
+        create = exp.Create(this=exp.Table(this=exp.to_identifier(table.name, quoted=True)),
+                            kind="TABLE", replace=True, expression=canonical)
         con.register(view, rel)
         try:
-            runner.con.execute(f"CREATE OR REPLACE TABLE {_quote(table.name)} AS "
-                               f"SELECT DISTINCT {', '.join(select)} FROM {_quote(view)}")
+            con.execute(create.sql(dialect="duckdb"))
         except Exception as e:
-            first = str(e).strip().splitlines()[0]
+            message = input_failure(e)
+            if message is not None:
+                raise InputError(message) from None
             raise InputError(f"input relation `{self.relation}`: its values do not fit the "
-                             f"declared column types: {first}") from None
+                             f"declared column types: {first_line(e)}") from None
         finally:
             con.unregister(view)

@@ -9,7 +9,7 @@ through the driver.
 """
 from __future__ import annotations
 
-from dl2sql.diagnostics import InputError
+from dl2sql.diagnostics import InputError, first_line
 from dl2sql.plan.nodes import Table
 
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
@@ -85,13 +85,20 @@ def conform(relation: str, df, expected):
 
 class SparkInput:
     """An input relation's contents on Spark: a DataFrame, a catalog table name, or a
-    file path (``.parquet``, ``.json`` lines, ``.csv`` with a header)."""
+    file path (``.parquet``, ``.json`` lines, ``.csv`` with a header). ``columns`` are
+    the relation's (name, DDlog type) pairs in the type environment ``env``."""
 
-    def __init__(self, relation: str, source):
+    def __init__(self, relation: str, source, columns, env):
         self.relation, self.source = relation, source
+        self.columns, self.env = columns, env
 
     def dataframe(self, spark, table: Table):
-        """The source as a DataFrame with the table's schema."""
+        """The source as a DataFrame with the table's schema, its values in canonical
+        form (:mod:`dl2sql.sqlgen.canonical`; a value with none fails the first job
+        that reads it)."""
+        from dl2sql.sqlgen.canonical import input_projection
+        from dl2sql.sqlgen.dialects import SPARK
+
         expected = expected_schema(spark, table)
         src = self.source
         if isinstance(src, str):
@@ -99,11 +106,24 @@ class SparkInput:
         if not hasattr(src, "schema") or not hasattr(src, "select"):
             raise InputError(f"input relation `{self.relation}`: expected a DataFrame, a "
                              f"table name or a file path, found {type(src).__name__}")
-        return conform(self.relation, src, expected)
+        conformed = conform(self.relation, src, expected)
+        projection = input_projection(self.relation, self.columns, self.env, SPARK)
+        return conformed.selectExpr(*[e.sql(dialect="spark") for e in projection])
 
     def load_into(self, runner, table: Table) -> None:
         """Hold the source as ``table`` in a Spark runner (checkpointed, no collect)."""
-        runner.load_dataframe(table, self.dataframe(runner.spark, table))
+        from dl2sql.sqlgen.canonical import input_failure
+
+        df = self.dataframe(runner.spark, table)
+        try:
+            runner.load_dataframe(table, df)
+        except InputError:
+            raise
+        except Exception as e:
+            message = input_failure(e)
+            if message is None:
+                raise
+            raise InputError(message) from None
 
 
 def read_path_or_table(spark, relation: str, name: str, expected):
@@ -118,6 +138,5 @@ def read_path_or_table(spark, relation: str, name: str, expected):
             return spark.read.schema(expected).option("header", True).csv(name)
         return spark.table(name)
     except Exception as e:  # AnalysisException: path or table not found
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise InputError(f"input relation `{relation}`: cannot read `{name}`: {first}") \
-            from None
+        raise InputError(f"input relation `{relation}`: cannot read `{name}`: "
+                         f"{first_line(e)}") from None

@@ -142,7 +142,8 @@ class PlanBuilder:
                 union = exp.Select(expressions=[exp.Star()]).from_(
                     exp.Subquery(this=union, alias=exp.TableAlias(
                         this=exp.to_identifier("variants"))))
-            query = exp.except_(union, select_all(table_name(rel)), distinct=True)
+            query = self.ec.dialect.difference(
+                union, table_name(rel), [n for n, _ in self.layouts[rel].columns])
             body.append(Materialize(self.table(rel, "new"), query, count=True,
                                     comment=f"{rel}: new facts of this iteration"))
         for rel in s.relations:

@@ -32,7 +32,8 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     its ``until_empty`` tables were counted empty in the same iteration, and raises
     :class:`RuntimeFailure` naming the stratum and the last delta sizes after
     ``max_iterations``. A runner with ``steps_per_check = k`` runs k loop bodies per
-    termination test, counting only in the last.
+    termination test, counting only in the last, while the deltas last counted held
+    fewer than its ``fuse_below_rows`` rows in all (one body per test otherwise).
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())
@@ -79,6 +80,7 @@ def _run_loop(loop: Loop, runner, progress) -> None:
     started = time.perf_counter()
     counts: dict = {}
     iteration = 0
+    largest: Optional[int] = None  # the largest delta counted so far
     while True:
         if iteration >= loop.max_iterations:
             sizes = ", ".join(f"{k}={v}" for k, v in counts.items()) or "none counted"
@@ -87,14 +89,12 @@ def _run_loop(loop: Loop, runner, progress) -> None:
                 f"iterations; last delta sizes: {sizes}"
             )
         t0 = time.perf_counter()
+        steps = _steps(runner, largest)
         counts = {}
-        # Several semi-naive steps per termination test: on Spark the uncounted steps
-        # are lazy, so one job runs them all and per-job overhead is paid once. Extra
-        # steps after the fixpoint derive nothing, so the result is the same.
-        steps = max(1, int(getattr(runner, "steps_per_check", 1)))
         for step in range(steps):
             _run_block(loop.body, runner, progress, counts, counted=step == steps - 1)
         iteration += steps
+        largest = max(largest or 0, sum(n or 0 for n in counts.values()))
         missing = [name for name in loop.until_empty if name not in counts]
         if missing:
             # A table the loop waits on was never counted: the loop could not end.
@@ -107,6 +107,23 @@ def _run_loop(loop: Loop, runner, progress) -> None:
             break
     if progress is not None and hasattr(progress, "on_loop_end"):
         progress.on_loop_end(loop.stratum, iteration, time.perf_counter() - started)
+
+
+def _steps(runner, largest_delta: Optional[int]) -> int:
+    """Semi-naive steps to run before the next termination test.
+
+    On Spark the uncounted steps are lazy, so one job runs them all and the per-job
+    overhead (~0.1 s) is paid once; extra steps after the fixpoint derive nothing, so
+    the result is the same. That pays in long thin recursions, where every delta is
+    small. Once a delta was large the relations are large too: every step's own work
+    (deduplicating against the whole relation) dominates, the steps run past the
+    fixpoint cost more than the jobs saved, and fused steps were measured slower
+    (benchmarks: random-graph closure). So the first step, and every step once any
+    delta counted ``fuse_below_rows`` rows or more, is tested alone."""
+    steps = max(1, int(getattr(runner, "steps_per_check", 1)))
+    if steps == 1 or largest_delta is None:
+        return 1
+    return steps if largest_delta < getattr(runner, "fuse_below_rows", float("inf")) else 1
 
 
 def fetch_relation(plan: Plan, runner, rel_name: str) -> list[tuple]:

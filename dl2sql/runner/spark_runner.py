@@ -236,10 +236,11 @@ class SparkRunner:
     # evaluate long thin transitive closures by doubling (log2 of the path length
     # iterations instead of one per edge). Both give exactly the same result.
     steps_per_check = 4
+    fuse_below_rows = 10_000  # ... while no delta has been this large
     closure_by_doubling = True
     EAGER_EVERY = 64
 
-    def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 8 << 20):
+    def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 1 << 20):
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
         self.spark = spark

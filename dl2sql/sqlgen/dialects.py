@@ -49,6 +49,27 @@ def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> ex
     return select.join(unnest, join_type="CROSS")
 
 
+def _except(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+    return exp.except_(new, exp.Select(expressions=[exp.Star()]).from_(
+        exp.to_identifier(old, quoted=True)), distinct=True)
+
+
+def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+    # Spark plans EXCEPT as an anti-join on null-safe keys (coalesce(c, 0), isnull(c))
+    # even for NOT NULL columns; those keys do not match the hash partitioning that the
+    # DISTINCT on the left already produced, so the new rows were shuffled a second
+    # time. ``new`` is duplicate-free and no column holds NULL, so a plain anti-join on
+    # `=` is the same set difference with one shuffle less.
+    def col(alias: str, c: str) -> exp.Column:
+        return exp.column(c, table=alias, quoted=True)
+    on = exp.and_(*[exp.EQ(this=col("n", c), expression=col("o", c)) for c in columns])
+    return exp.Select(expressions=[col("n", c) for c in columns]).from_(
+        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier("n", quoted=True)))
+    ).join(exp.Table(this=exp.to_identifier(old, quoted=True),
+                     alias=exp.TableAlias(this=exp.to_identifier("o", quoted=True))),
+           on=on, join_type="LEFT ANTI")
+
+
 def _fn(name: str) -> Callable[..., exp.Expression]:
     return lambda *args: exp.Anonymous(this=name, expressions=list(args))
 
@@ -105,14 +126,18 @@ class Dialect:
     # relation is then one query, deduplicated incrementally by the engine. Spark only
     # has UNION ALL, which never ends on cyclic data.
     recursive_union: bool = False
+    # rows of a duplicate-free query not in a table: (query, table, columns) -> query
+    difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
+    # an expression that fails the query with the given message
+    fail: Callable[[exp.Expression], exp.Expression] = _fn("raise_error")
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
-                _spark_explode)
+                _spark_explode, difference=_spark_anti_join)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
                  _duckdb_explode, groups=DUCKDB_GROUPS,
-                 hof=DUCKDB_HOF, recursive_union=True)
+                 hof=DUCKDB_HOF, recursive_union=True, fail=_fn("error"))
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

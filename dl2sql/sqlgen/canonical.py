@@ -1,0 +1,191 @@
+"""Input columns in dl2sql's canonical form, checked on the way in.
+
+Equality, ``DISTINCT`` and anti-joins compare stored values field by field, so a value
+has exactly one stored form (docs/sql-mapping.md): sets sorted without duplicates, maps
+sorted by key, the fields of a union's unused constructors holding their defaults, and
+no NULL anywhere. Rows computed by dl2sql are built that way; rows read from a
+DataFrame, a table or a file are not: a JSON line naturally omits the unused
+constructors' fields (NULL), a Parquet writer may store a set unsorted. Taking them as
+they are gives silently wrong results, so every input column is read through
+:func:`input_projection`, which rewrites the value into canonical form and fails the
+query, naming the relation and column and showing the value, where no canonical form
+exists: a NULL where a value must be, a tag naming no constructor, a map with two
+entries for one key.
+"""
+from __future__ import annotations
+
+from itertools import count
+
+from sqlglot import exp
+
+from dl2sql.sqlgen.exprs import ExprCompiler, dot, struct
+from dl2sql.sqlgen.types import is_recursive, struct_slots
+from dl2sql.types.model import (GROUP, MAP, SET, VEC, TNamed, TTuple, Type, TypeEnv,
+                                default_value, unwrapped)
+
+# Engine error messages carry this before dl2sql's own text (see :func:`input_failure`).
+MARKER = "dl2sql-bad-input:"
+
+
+def input_projection(relation: str, columns: list[tuple[str, Type]], env: TypeEnv,
+                     dialect) -> list[exp.Expression]:
+    """One ``expr AS column`` per column of ``relation``: the input column (read by
+    name) in canonical form, or a query failure whose message starts with
+    :data:`MARKER` where the value has no canonical form."""
+    return [_column(relation, name, t, _Canon(env, dialect)) for name, t in columns]
+
+
+def input_failure(error: BaseException) -> str | None:
+    """dl2sql's message inside an engine error raised by an input projection, or None
+    when ``error`` is something else."""
+    text = str(error)
+    at = text.find(MARKER)
+    if at < 0:
+        return None
+    rest = text[at + len(MARKER):].strip()
+    # engines append context after the message (quotes, SQLSTATE, a newline)
+    for end in ("\n", "'. SQLSTATE", "\". SQLSTATE", " SQLSTATE"):
+        if end in rest:
+            rest = rest[:rest.index(end)]
+    return rest.rstrip("'\".")
+
+
+def _column(relation: str, name: str, t: Type, c: "_Canon") -> exp.Expression:
+    col = exp.column(name, quoted=True)
+    problems = ["NULL"] + (["a tag that names no constructor"] if c.has_union(t) else []) \
+        + (["two entries for one key"] if c.has_map(t) else [])
+    shown = exp.Coalesce(this=exp.Cast(this=col.copy(), to=exp.DataType.build("TEXT")),
+                         expressions=[exp.Literal.string("NULL")])
+    message = exp.DPipe(this=exp.Literal.string(
+        f"{MARKER} input relation `{relation}`: column `{name}` holds "
+        f"{' or '.join(problems)} in value "), expression=shown, safe=True)
+    value = exp.Case(ifs=[exp.If(this=c.invalid(col, t), true=c.dialect.fail(message))],
+                     default=c.canonical(col, t))
+    return exp.alias_(value, name, quoted=True)
+
+
+class _Canon:
+    """The canonicalising and checking expressions for one type environment."""
+
+    def __init__(self, env: TypeEnv, dialect):
+        self.env, self.dialect = env, dialect
+        self.literals = ExprCompiler(env, dialect, {})
+        self.names = count()
+
+    # -- what a type contains --------------------------------------------------
+    def _parts(self, t: Type) -> list[Type]:
+        t = unwrapped(t)
+        if is_recursive(t, self.env):
+            return []
+        if isinstance(t, TNamed) and t.name in (VEC, SET, GROUP):
+            return list(t.args)
+        if isinstance(t, TNamed) and t.name == MAP:
+            return [TTuple((t.args[0], t.args[1]))]
+        return [s.type for s in struct_slots(t, self.env) or () if s.ctor is not None
+                or isinstance(t, TTuple)]
+
+    def _any(self, t: Type, test) -> bool:
+        return test(unwrapped(t)) or any(self._any(p, test) for p in self._parts(t))
+
+    def _union(self, t: Type) -> bool:
+        return isinstance(t, TNamed) and t.name in self.env.defs and \
+            not self.env.defs[t.name].extern and len(self.env.ctors(t)) > 1
+
+    def _unit(self, t: Type) -> bool:
+        """Values stored as TRUE: the empty tuple, a constructor without fields."""
+        if isinstance(t, TTuple):
+            return not t.elems
+        return isinstance(t, TNamed) and t.name in self.env.defs and \
+            not self.env.defs[t.name].extern and struct_slots(t, self.env) is None
+
+    def has_union(self, t: Type) -> bool:
+        """Whether values of ``t`` contain tagged unions."""
+        return self._any(t, self._union)
+
+    def has_map(self, t: Type) -> bool:
+        """Whether values of ``t`` contain maps."""
+        return self._any(t, lambda u: isinstance(u, TNamed) and u.name == MAP)
+
+    def _needs_rewrite(self, t: Type) -> bool:
+        return self._any(t, lambda u: self._union(u) or self._unit(u) or (
+            isinstance(u, TNamed) and u.name in (SET, MAP)))
+
+    def _lambda(self, body_of) -> exp.Lambda:
+        var = exp.to_identifier(f"__in{next(self.names)}")
+        return exp.Lambda(this=body_of(var), expressions=[var.copy()])
+
+    def _size(self, e: exp.Expression) -> exp.Expression:
+        return self.dialect.groups.size(e)
+
+    # -- canonical form --------------------------------------------------------
+    def canonical(self, e: exp.Expression, t: Type) -> exp.Expression:
+        """``e`` (of type ``t``, already checked) in canonical form."""
+        t = unwrapped(t)
+        if not self._needs_rewrite(t):
+            return e
+        if self._unit(t):
+            return exp.true()
+        if isinstance(t, TNamed) and t.name in (VEC, SET, MAP):
+            elem = self._parts(t)[0]
+            out = e
+            if self._needs_rewrite(elem):
+                out = self.dialect.hof.transform(e, self._lambda(
+                    lambda x: self.canonical(x, elem)))
+            return out if t.name == VEC else self.dialect.hof.to_set(out)
+        slots = struct_slots(t, self.env)
+        if slots is None:
+            return e
+        ctors = [c.name for c in self.env.ctors(t)] if not isinstance(t, TTuple) else []
+        pairs = []
+        for s in slots:
+            field = dot(e.copy(), s.name)
+            if s.ctor is None or len(ctors) < 2:
+                pairs.append((s.name, self.canonical(field, s.type)))
+                continue
+            default = self.literals.literal(s.type, default_value(s.type, self.env))
+            in_use = exp.EQ(this=dot(e.copy(), "tag"),
+                            expression=exp.Literal.number(ctors.index(s.ctor)))
+            pairs.append((s.name, exp.Case(ifs=[exp.If(
+                this=in_use, true=self.canonical(field, s.type))], default=default)))
+        return struct(pairs)
+
+    # -- validity --------------------------------------------------------------
+    def invalid(self, e: exp.Expression, t: Type) -> exp.Expression:
+        """TRUE where ``e`` (of type ``t``) has no canonical form."""
+        t = unwrapped(t)
+        tests: list[exp.Expression] = [exp.Is(this=e.copy(), expression=exp.Null())]
+        if isinstance(t, TNamed) and t.name in (VEC, SET, MAP, GROUP) and \
+                not is_recursive(t, self.env):
+            elem = self._parts(t)[-1]
+            bad = self.dialect.hof.filter(e.copy(), self._lambda(
+                lambda x: self.invalid(x, elem)))
+            tests.append(exp.GT(this=self._size(bad), expression=exp.Literal.number(0)))
+            if t.name == MAP:
+                keys = self.dialect.hof.transform(e.copy(), self._lambda(
+                    lambda x: dot(x, "_0")))
+                tests.append(exp.NEQ(this=self._size(self.dialect.hof.to_set(keys)),
+                                     expression=self._size(self.dialect.hof.to_set(e.copy()))))
+        elif not is_recursive(t, self.env):
+            tests += self._struct_problems(e, t)
+        return exp.or_(*tests) if len(tests) > 1 else tests[0]
+
+    def _struct_problems(self, e: exp.Expression, t: Type) -> list[exp.Expression]:
+        slots = struct_slots(t, self.env)
+        if slots is None:
+            return []
+        ctors = [c.name for c in self.env.ctors(t)] if not isinstance(t, TTuple) else []
+        out: list[exp.Expression] = []
+        for s in slots:
+            field = dot(e.copy(), s.name)
+            if s.ctor is None and s.name == "tag" and len(ctors) > 1:
+                out.append(exp.Not(this=exp.Paren(this=exp.Between(
+                    this=field, low=exp.Literal.number(0),
+                    high=exp.Literal.number(len(ctors) - 1)))))
+                out.append(exp.Is(this=field.copy(), expression=exp.Null()))
+            elif s.ctor is not None and len(ctors) > 1:
+                in_use = exp.EQ(this=dot(e.copy(), "tag"),
+                                expression=exp.Literal.number(ctors.index(s.ctor)))
+                out.append(exp.and_(in_use, exp.Paren(this=self.invalid(field, s.type))))
+            else:
+                out.append(self.invalid(field, s.type))
+        return out
