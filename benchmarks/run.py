@@ -102,7 +102,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="comma-separated workloads")
     ap.add_argument("--no-spark", action="store_true", help="DuckDB variants only")
     ap.add_argument("--variants", default=None,
-                    help="comma-separated variant labels to run (default: all)")
+                    help="semicolon-separated variant labels to run (default: all)")
     ap.add_argument("--quick", action="store_true", help="tiny inputs (a smoke test)")
     ap.add_argument("--master", default="local[2]")
     args = ap.parse_args(argv)
@@ -120,23 +120,12 @@ def main(argv=None) -> int:
     for name in chosen:
         spec = all_work[name]
         counts = set()
-        results = {}
-        for label, fn in variants(name, spec, spark, duckdb.connect, True).items():
-            if args.variants and label not in args.variants.split(","):
-                continue
-            slow = name == "tc_chain1000" and ("hand-tuned" in label or "linear" in label
-                                               or "WITH RECURSIVE" in label and "Spark" in label)
-            runs = min(args.runs, args.slow_runs) if slow else args.runs
-            if not slow:
-                fn()  # warm-up
-            samples = []
-            for _ in range(runs):
-                rows, iters, seconds = fn()
-                counts.add(rows)
-                samples.append(seconds)
-            results[label] = (statistics.median(samples), iters, rows, runs)
-            print(f"  {name:<13} {label:<34} {statistics.median(samples):8.2f} s "
-                  f"{iters:>5} it  {rows} rows  ({runs} run(s))", flush=True)
+        chosen_variants = {
+            label: fn for label, fn in variants(name, spec, spark, duckdb.connect, True).items()
+            if not args.variants or label in args.variants.split(";")}
+        if not chosen_variants:
+            continue
+        results = _time_interleaved(name, chosen_variants, args, counts)
         if len(counts) != 1:
             ok = False
             print(f"  {name}: ROW COUNTS DISAGREE: {sorted(counts)}", flush=True)
@@ -144,6 +133,40 @@ def main(argv=None) -> int:
     print_table(table)
     print("all row counts agree" if ok else "ROW COUNTS DISAGREE")
     return 0 if ok else 1
+
+
+def _is_slow(name: str, label: str) -> bool:
+    return name == "tc_chain1000" and ("hand-tuned" in label or "linear" in label
+                                       or "WITH RECURSIVE" in label and "Spark" in label)
+
+
+def _time_interleaved(name, chosen, args, counts) -> dict:
+    """label -> (median s, iterations, rows, runs). Runs go round-robin over the
+    variants (A B C A B C ...), so that drift in the machine's speed during the
+    benchmark (other load, JIT, GC) affects every variant alike."""
+    runs = {label: min(args.runs, args.slow_runs) if _is_slow(name, label) else args.runs
+            for label in chosen}
+    for label, fn in chosen.items():
+        if not _is_slow(name, label):
+            fn()  # warm-up
+    samples: dict = {label: [] for label in chosen}
+    last: dict = {}
+    for i in range(max(runs.values(), default=0)):
+        for label, fn in chosen.items():
+            if i < runs[label]:
+                rows, iters, seconds = fn()
+                counts.add(rows)
+                samples[label].append(seconds)
+                last[label] = (iters, rows)
+    results = {}
+    for label in chosen:
+        med = statistics.median(samples[label])
+        iters, rows = last[label]
+        results[label] = (med, iters, rows, runs[label])
+        print(f"  {name:<13} {label:<34} {med:8.2f} s {iters:>5} it  {rows} rows  "
+              f"(median of {runs[label]}: {', '.join(f'{x:.2f}' for x in samples[label])})",
+              flush=True)
+    return results
 
 
 def print_table(table) -> None:

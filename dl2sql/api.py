@@ -61,7 +61,13 @@ class Program:
     def sql(self, dialect: str = "spark") -> list[str]:
         """The SQL statements of the plan for ``dialect`` ("spark" or "duckdb"), in
         order; the loop of a recursive stratum appears once, its body inline."""
+        from sqlglot import exp
+
+        from dl2sql.emit import create_view
         from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
+
+        def name(table) -> exp.Table:
+            return exp.Table(this=exp.to_identifier(table.name, quoted=True))
 
         plan = self.compiled.plan_for(dialect)
         out: list[str] = []
@@ -69,10 +75,10 @@ class Program:
         def walk(stmts):
             for s in stmts:
                 if isinstance(s, Materialize):
-                    out.append(f"CREATE OR REPLACE TEMPORARY VIEW {s.target.name} AS "
-                               + s.query.sql(dialect=dialect))
+                    out.append(create_view(s).sql(dialect=dialect))
                 elif isinstance(s, Append):
-                    out.append(f"INSERT INTO {s.target.name} SELECT * FROM {s.source.name}")
+                    out.append(exp.insert(exp.select("*").from_(name(s.source)),
+                                          name(s.target)).sql(dialect=dialect))
                 elif isinstance(s, Rename):
                     out.append(f"-- {s.source.name} becomes {s.target.name}")
                 elif isinstance(s, Loop):

@@ -90,6 +90,13 @@ def emit_plan(p: CompiledProgram, dialect: str, sql: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def create_view(s: Materialize) -> exp.Create:
+    """``CREATE OR REPLACE TEMPORARY VIEW target AS query`` for a plan statement."""
+    return exp.Create(this=exp.Table(this=exp.to_identifier(s.target.name, quoted=True)),
+                      kind="VIEW", replace=True, expression=s.query,
+                      properties=exp.Properties(expressions=[exp.TemporaryProperty()]))
+
+
 def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
     pad = "  " * depth
     for s in stmts:
@@ -97,12 +104,7 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             if sql:
                 if s.comment:
                     lines.append(f"{pad}-- {s.comment}")
-                view = exp.Create(this=exp.Table(this=exp.to_identifier(s.target.name,
-                                                                         quoted=True)),
-                                  kind="VIEW", replace=True, expression=s.query,
-                                  properties=exp.Properties(expressions=[
-                                      exp.TemporaryProperty()]))
-                text = view.sql(dialect=dialect, pretty=True)
+                text = create_view(s).sql(dialect=dialect, pretty=True)
                 lines += [pad + line for line in text.splitlines()]
                 lines[-1] += ";"
             else:

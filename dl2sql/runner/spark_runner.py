@@ -149,9 +149,10 @@ def _not_null(dtype: exp.DataType) -> str:
 def schema_ddl(table: Table) -> str:
     """The Spark DDL schema of ``table``, every column and struct field NOT NULL.
 
-    No SQL NULL ever stands for a DDlog value (design.md, "Values"); saying so lets
-    Spark compile EXCEPT and DISTINCT to plain key comparisons instead of null-safe ones
-    (``coalesce(x, 0), isnull(x)`` on both sides of every anti-join)."""
+    No SQL NULL ever stands for a DDlog value (design.md, "Values"), and saying so lets
+    the optimizer drop null checks. (It does not make Spark plan ``EXCEPT`` with plain
+    keys: that still compares null-safely, which is why the plan's set difference is
+    an explicit anti-join on Spark, see ``sqlgen/dialects.py``.)"""
     return ", ".join(f"{_ident(c.name)} {_not_null(c.type)} NOT NULL" for c in table.columns)
 
 
