@@ -65,9 +65,7 @@ class Program:
 
         from dl2sql.emit import create_view
         from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
-
-        def name(table) -> exp.Table:
-            return exp.Table(this=exp.to_identifier(table.name, quoted=True))
+        from dl2sql.sqlgen.blocks import select_all, table
 
         plan = self.compiled.plan_for(dialect)
         out: list[str] = []
@@ -77,8 +75,8 @@ class Program:
                 if isinstance(s, Materialize):
                     out.append(create_view(s).sql(dialect=dialect))
                 elif isinstance(s, Append):
-                    out.append(exp.insert(exp.select("*").from_(name(s.source)),
-                                          name(s.target)).sql(dialect=dialect))
+                    out.append(exp.insert(select_all(s.source.name),
+                                          table(s.target.name)).sql(dialect=dialect))
                 elif isinstance(s, Rename):
                     out.append(f"-- {s.source.name} becomes {s.target.name}")
                 elif isinstance(s, Loop):
@@ -146,7 +144,11 @@ class Program:
         from dl2sql.io.duckdb_frames import DuckDBInput
         from dl2sql.io.spark_frames import SparkInput
 
-        wrap = SparkInput if dialect == "spark" else DuckDBInput
+        frames = SparkInput if dialect == "spark" else DuckDBInput
+
+        def wrap(rel: str, source):
+            return frames(rel, source, self.compiled.layouts[rel].columns,
+                          self.compiled.type_env)
         rels = self.compiled.relations
         bound = {}
         for name, data in inputs.items():
@@ -156,12 +158,10 @@ class Program:
                                  f"{', '.join(self.inputs) or 'none'})")
             bound[rel] = (RowsInput(self.compiled, rel, data)
                           if isinstance(data, (builtins.list, builtins.tuple, builtins.set))
-                          else wrap(rel, data, self.compiled.layouts[rel].columns,
-                                    self.compiled.type_env))
+                          else wrap(rel, data))
         for rel in self.inputs:
             if rel not in bound and rels[rel].source:
-                bound[rel] = wrap(rel, rels[rel].source, self.compiled.layouts[rel].columns,
-                                  self.compiled.type_env)
+                bound[rel] = wrap(rel, rels[rel].source)
         return bound
 
     def _resolve(self, name: str) -> str:

@@ -32,8 +32,8 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     its ``until_empty`` tables were counted empty in the same iteration, and raises
     :class:`RuntimeFailure` naming the stratum and the last delta sizes after
     ``max_iterations``. A runner with ``steps_per_check = k`` runs k loop bodies per
-    termination test, counting only in the last, while the deltas last counted held
-    fewer than its ``fuse_below_rows`` rows in all (one body per test otherwise).
+    termination test, counting only in the last, after the first test and while no
+    counted delta has reached its ``fuse_below_rows`` rows (one body per test otherwise).
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())

@@ -20,7 +20,7 @@ from sqlglot import exp
 
 from dl2sql.sqlgen.exprs import ExprCompiler, dot, struct
 from dl2sql.sqlgen.types import is_recursive, struct_slots
-from dl2sql.types.model import (GROUP, MAP, SET, VEC, TNamed, TTuple, Type, TypeEnv,
+from dl2sql.types.model import (MAP, SET, VEC, TNamed, TTuple, Type, TypeEnv,
                                 default_value, unwrapped)
 
 # Engine error messages carry this before dl2sql's own text (see :func:`input_failure`).
@@ -32,7 +32,8 @@ def input_projection(relation: str, columns: list[tuple[str, Type]], env: TypeEn
     """One ``expr AS column`` per column of ``relation``: the input column (read by
     name) in canonical form, or a query failure whose message starts with
     :data:`MARKER` where the value has no canonical form."""
-    return [_column(relation, name, t, _Canon(env, dialect)) for name, t in columns]
+    canon = _Canon(env, dialect)
+    return [_column(relation, name, t, canon) for name, t in columns]
 
 
 def input_failure(error: BaseException) -> str | None:
@@ -77,7 +78,7 @@ class _Canon:
         t = unwrapped(t)
         if is_recursive(t, self.env):
             return []
-        if isinstance(t, TNamed) and t.name in (VEC, SET, GROUP):
+        if isinstance(t, TNamed) and t.name in (VEC, SET):
             return list(t.args)
         if isinstance(t, TNamed) and t.name == MAP:
             return [TTuple((t.args[0], t.args[1]))]
@@ -110,6 +111,15 @@ class _Canon:
         return self._any(t, lambda u: self._union(u) or self._unit(u) or (
             isinstance(u, TNamed) and u.name in (SET, MAP)))
 
+    def _ctors(self, t: Type) -> list[str]:
+        """Constructor names of ``t`` in declaration order (their tags); none for tuples."""
+        return [] if isinstance(t, TTuple) else [c.name for c in self.env.ctors(t)]
+
+    def _in_use(self, e: exp.Expression, t: Type, ctor: str) -> exp.Expression:
+        """TRUE where the union value ``e`` of type ``t`` was built with ``ctor``."""
+        return exp.EQ(this=dot(e.copy(), "tag"),
+                      expression=exp.Literal.number(self._ctors(t).index(ctor)))
+
     def _lambda(self, body_of) -> exp.Lambda:
         var = exp.to_identifier(f"__in{next(self.names)}")
         return exp.Lambda(this=body_of(var), expressions=[var.copy()])
@@ -135,18 +145,17 @@ class _Canon:
         slots = struct_slots(t, self.env)
         if slots is None:
             return e
-        ctors = [c.name for c in self.env.ctors(t)] if not isinstance(t, TTuple) else []
+        union = self._union(t)
         pairs = []
         for s in slots:
             field = dot(e.copy(), s.name)
-            if s.ctor is None or len(ctors) < 2:
+            if s.ctor is None or not union:
                 pairs.append((s.name, self.canonical(field, s.type)))
                 continue
             default = self.literals.literal(s.type, default_value(s.type, self.env))
-            in_use = exp.EQ(this=dot(e.copy(), "tag"),
-                            expression=exp.Literal.number(ctors.index(s.ctor)))
             pairs.append((s.name, exp.Case(ifs=[exp.If(
-                this=in_use, true=self.canonical(field, s.type))], default=default)))
+                this=self._in_use(e, t, s.ctor), true=self.canonical(field, s.type))],
+                default=default)))
         return struct(pairs)
 
     # -- validity --------------------------------------------------------------
@@ -154,7 +163,7 @@ class _Canon:
         """TRUE where ``e`` (of type ``t``) has no canonical form."""
         t = unwrapped(t)
         tests: list[exp.Expression] = [exp.Is(this=e.copy(), expression=exp.Null())]
-        if isinstance(t, TNamed) and t.name in (VEC, SET, MAP, GROUP) and \
+        if isinstance(t, TNamed) and t.name in (VEC, SET, MAP) and \
                 not is_recursive(t, self.env):
             elem = self._parts(t)[-1]
             bad = self.dialect.hof.filter(e.copy(), self._lambda(
@@ -173,19 +182,18 @@ class _Canon:
         slots = struct_slots(t, self.env)
         if slots is None:
             return []
-        ctors = [c.name for c in self.env.ctors(t)] if not isinstance(t, TTuple) else []
+        union = self._union(t)
         out: list[exp.Expression] = []
         for s in slots:
             field = dot(e.copy(), s.name)
-            if s.ctor is None and s.name == "tag" and len(ctors) > 1:
+            if s.ctor is None and s.name == "tag" and union:
                 out.append(exp.Not(this=exp.Paren(this=exp.Between(
                     this=field, low=exp.Literal.number(0),
-                    high=exp.Literal.number(len(ctors) - 1)))))
+                    high=exp.Literal.number(len(self._ctors(t)) - 1)))))
                 out.append(exp.Is(this=field.copy(), expression=exp.Null()))
-            elif s.ctor is not None and len(ctors) > 1:
-                in_use = exp.EQ(this=dot(e.copy(), "tag"),
-                                expression=exp.Literal.number(ctors.index(s.ctor)))
-                out.append(exp.and_(in_use, exp.Paren(this=self.invalid(field, s.type))))
+            elif s.ctor is not None and union:
+                out.append(exp.and_(self._in_use(e, t, s.ctor),
+                                    exp.Paren(this=self.invalid(field, s.type))))
             else:
                 out.append(self.invalid(field, s.type))
         return out

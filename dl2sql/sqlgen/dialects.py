@@ -50,8 +50,9 @@ def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> ex
 
 
 def _except(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
-    return exp.except_(new, exp.Select(expressions=[exp.Star()]).from_(
-        exp.to_identifier(old, quoted=True)), distinct=True)
+    from dl2sql.sqlgen.blocks import select_all  # blocks imports this module
+
+    return exp.except_(new, select_all(old), distinct=True)
 
 
 def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
@@ -60,14 +61,14 @@ def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.E
     # DISTINCT on the left already produced, so the new rows were shuffled a second
     # time. ``new`` is duplicate-free and no column holds NULL, so a plain anti-join on
     # `=` is the same set difference with one shuffle less.
+    from dl2sql.sqlgen.blocks import table  # blocks imports this module
+
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
     on = exp.and_(*[exp.EQ(this=col("n", c), expression=col("o", c)) for c in columns])
     return exp.Select(expressions=[col("n", c) for c in columns]).from_(
         exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier("n", quoted=True)))
-    ).join(exp.Table(this=exp.to_identifier(old, quoted=True),
-                     alias=exp.TableAlias(this=exp.to_identifier("o", quoted=True))),
-           on=on, join_type="LEFT ANTI")
+    ).join(table(old, "o"), on=on, join_type="LEFT ANTI")
 
 
 def _fn(name: str) -> Callable[..., exp.Expression]:
