@@ -1,7 +1,8 @@
 """The Spark runner: executes plan statements with PySpark.
 
-Every plan table is a DataFrame held in a dict and registered as a temp view under its
-own name, so that the SQL printed by sqlglot for the ``spark`` dialect can refer to it.
+Every plan table is a DataFrame held in a dict; a query's tables are registered as temp
+views under their own names just before it runs, so that the SQL printed by sqlglot for
+the ``spark`` dialect can refer to them.
 
 Where the time goes (see design.md, "Semi-naive evaluation"): a recursive stratum runs
 its body hundreds of times, so the fixed cost per statement dominates. This runner
@@ -264,11 +265,44 @@ class SparkRunner:
             self.partitions = 0
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
         self._appends: dict[str, int] = {}
+        self._widths: dict[str, int] = {}  # estimated bytes per row, by table
+        self._views: dict[str, Any] = {}  # table -> the DataFrame its temp view shows
+        self._queries: dict[int, tuple] = {}  # id(query) -> (query, (sql, names))
+        self._row_count = None  # the observed metric, see _checkpoint_counted
 
     # -- helpers -------------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
-        """``query`` printed for Spark SQL."""
-        return query.sql(dialect=self.dialect)
+        """``query`` printed for Spark SQL (printed once per query: a loop runs the
+        same plan statements hundreds of times)."""
+        return self._printed(query)[0]
+
+    def _printed(self, query: exp.Expression) -> tuple[str, frozenset]:
+        """``query``'s Spark SQL and the table names it reads, cached by identity
+        (plan statements are immutable and live as long as the plan)."""
+        hit = self._queries.get(id(query))
+        if hit is not None and hit[0] is query:
+            return hit[1]
+        names = frozenset(t.name for t in query.find_all(exp.Table))
+        printed = (query.sql(dialect=self.dialect), names)
+        self._queries[id(query)] = (query, printed)
+        return printed
+
+    def _register_views(self, names) -> None:
+        """Register the temp views a query reads, where the table changed since.
+
+        Views are registered when a query needs them, not whenever a table changes:
+        in a loop the new rows are appended and renamed without being read by SQL,
+        and every registration is a round trip to the JVM (and an analysis)."""
+        for name in names:
+            df = self.tables.get(name)
+            if df is None or self._views.get(name) is df:
+                continue  # a CTE or a table not held by this runner
+            size = self.sizes.get(name)
+            view = df
+            if size is not None and size * self._widths[name] <= self.broadcast_bytes:
+                view = df.hint("broadcast")
+            view.createOrReplaceTempView(_ident(name))
+            self._views[name] = df
 
     def dataframe(self, table: Table):
         """The DataFrame currently holding ``table``."""
@@ -279,10 +313,7 @@ class SparkRunner:
         old = self.tables.get(name)
         self.tables[name] = df
         self.sizes[name] = size
-        view = df
-        if size is not None and size * row_width(table) <= self.broadcast_bytes:
-            view = df.hint("broadcast")
-        view.createOrReplaceTempView(_ident(name))
+        self._widths[name] = row_width(table)
         if old is not None and old is not df and not any(d is old for d in self.tables.values()):
             self._release(old)
 
@@ -314,8 +345,10 @@ class SparkRunner:
             from pyspark.sql import Observation
             from pyspark.sql import functions as F
 
+            if self._row_count is None:  # an unresolved expression: reusable, built once
+                self._row_count = F.count(F.lit(1)).alias("n")
             obs = Observation()
-            ck = df.observe(obs, F.count(F.lit(1)).alias("n")).localCheckpoint(eager=True)
+            ck = df.observe(obs, self._row_count).localCheckpoint(eager=True)
             try:
                 n = obs.get.get("n")
             except Exception:  # Connect: "no observe before get"
@@ -358,7 +391,9 @@ class SparkRunner:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
         decides broadcasting); it is returned only with ``count``."""
-        df = self.spark.sql(self.sql(query))
+        text, names = self._printed(query)
+        self._register_views(names)
+        df = self.spark.sql(text)
         if not count and self.lazy_uncounted:
             # no action now: the next action that reads the table fills the checkpoint
             self._set(table, df.localCheckpoint(eager=False), None)
@@ -388,7 +423,8 @@ class SparkRunner:
             return
         df = self.tables.pop(source.name)
         size = self.sizes.pop(source.name, None)
-        self.spark.catalog.dropTempView(_ident(source.name))
+        # ``source``'s view (if any) stays until the table is next set or dropped: no
+        # query reads it meanwhile, and dropping it would cost a JVM round trip
         self._set(target, df, size)
 
     def fetch(self, table: Table) -> list[tuple]:
@@ -400,8 +436,9 @@ class SparkRunner:
         """Forget ``table`` and its temp view."""
         df = self.tables.pop(table.name, None)
         self.sizes.pop(table.name, None)
+        if self._views.pop(table.name, None) is not None:
+            self.spark.catalog.dropTempView(table.name)  # a name, not an SQL identifier
         if df is not None:
-            self.spark.catalog.dropTempView(_ident(table.name))
             if not any(d is df for d in self.tables.values()):
                 self._release(df)
 

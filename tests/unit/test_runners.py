@@ -119,6 +119,27 @@ def test_spark_count_is_one_action(spark):
     assert runner.count(a) == 107
 
 
+def test_spark_views_follow_the_tables_queries_read(spark):
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    runner = SparkRunner(spark)
+    a, b, c = T("VA", ("x", "BIGINT")), T("VB", ("x", "BIGINT")), T("VC", ("x", "BIGINT"))
+    runner.load(a, [(1,), (2,)])
+    runner.load(b, [(10,)])
+    views = lambda: {t.name for t in spark.catalog.listTables() if t.isTemporary}  # noqa: E731
+    # registered when a query reads them, not when they are set
+    assert "VA" not in views()
+    assert runner.materialize(c, q("SELECT x FROM VA"), count=True) == 2
+    assert "VA" in views() and "VB" not in views() and "VC" not in views()
+    # a table changed by append or rename is shown anew to the next query
+    runner.append(a, b)
+    assert runner.materialize(c, q("SELECT x FROM VA"), count=True) == 3
+    runner.rename(a, b)
+    assert runner.materialize(c, q("SELECT x FROM VA"), count=True) == 1
+    runner.drop(a)
+    assert "VA" not in views()
+
+
 # --- loops --------------------------------------------------------------------------
 
 def tc_plan(max_iterations: int = 1000) -> Plan:
