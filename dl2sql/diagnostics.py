@@ -6,6 +6,7 @@ followed by the source line and a caret, the format users of compilers expect.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 _SOURCES: dict[str, str] = {}
@@ -93,6 +94,21 @@ def first_line(e: BaseException) -> str:
     exception's type name when the message is empty."""
     text = str(e).strip()
     return text.splitlines()[0] if text else type(e).__name__
+
+
+def root_cause(e: BaseException) -> str:
+    """The innermost cause named in a JVM engine error (``Caused by: ...``), without
+    Spark's error-class prefix and SQLSTATE suffix; :func:`first_line` when there is
+    none. Spark wraps a file's bad value in two generic layers ("Encountered error while
+    reading file", "Malformed records are detected") above the one that says what is
+    wrong with it."""
+    causes = [line.split("Caused by: ", 1)[1] for line in str(e).splitlines()
+              if "Caused by: " in line]
+    if not causes:
+        return first_line(e)
+    text = causes[-1].split(": ", 1)[-1].strip()  # drop the exception class
+    text = re.sub(r"^\[[A-Z_.]+\]\s*", "", text)
+    return re.sub(r"\s*SQLSTATE: \w+\s*$", "", text)
 
 
 @dataclass

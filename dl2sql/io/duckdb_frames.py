@@ -11,15 +11,16 @@ from dl2sql.sqlgen.canonical import input_failure, input_projection
 from dl2sql.sqlgen.dialects import DUCKDB
 
 
-def _relation(con, relation: str, src):
-    """``src`` as a DuckDB relation."""
+def _relation(con, relation: str, src, json_columns=None):
+    """``src`` as a DuckDB relation (a JSON file read with ``json_columns``' types
+    when given, else with guessed ones)."""
     try:
         if isinstance(src, str):
             lower = src.lower()
             if lower.endswith(".parquet"):
                 return con.read_parquet(src)
             if lower.endswith((".json", ".jsonl")):
-                return con.read_json(src, format="newline_delimited")
+                return con.read_json(src, format="newline_delimited", columns=json_columns)
             if lower.endswith(".csv"):
                 # CSV has no types: read text and cast to the declared ones (DuckDB's
                 # guesses would turn a string column "030" into the number 30)
@@ -79,7 +80,12 @@ class DuckDBInput:
         con = runner.con
         rel = _relation(con, self.relation, self.source)
         found = dict(zip(rel.columns, (str(t) for t in rel.types)))
-        from_csv = isinstance(self.source, str) and self.source.lower().endswith(".csv")
+        path = self.source.lower() if isinstance(self.source, str) else ""
+        from_csv = path.endswith(".csv")
+        # JSON numbers have no type: DuckDB would guess DOUBLE for one beyond HUGEINT
+        # (losing digits of a bit<128>). The guess only serves to check the column
+        # names; the values are read again as the declared types.
+        from_json = path.endswith((".json", ".jsonl"))
         casts = []
         for c in table.columns:
             expected = c.type.sql(dialect="duckdb")
@@ -87,7 +93,7 @@ class DuckDBInput:
                 raise InputError(
                     f"input relation `{self.relation}`: column `{c.name}` is missing "
                     f"(expected {expected}; found columns: {', '.join(found) or 'none'})")
-            if not from_csv and not _fits(found[c.name], expected):
+            if not (from_csv or from_json) and not _fits(found[c.name], expected):
                 raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
                                  f"type {found[c.name]}, expected {expected}")
             casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=c.type),
@@ -97,6 +103,9 @@ class DuckDBInput:
             raise InputError(f"input relation `{self.relation}`: unexpected column "
                              f"`{extra[0]}` (expected "
                              f"{', '.join(c.name for c in table.columns)})")
+        if from_json:
+            rel = _relation(con, self.relation, self.source,
+                            {c.name: c.type.sql(dialect="duckdb") for c in table.columns})
         view = f"__dl2sql_input_{table.name}"
         typed = exp.select(*casts).from_(exp.to_identifier(view, quoted=True))
         canonical = exp.select(*input_projection(self.relation, self.columns, self.env,

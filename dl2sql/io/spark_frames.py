@@ -9,7 +9,7 @@ through the driver.
 """
 from __future__ import annotations
 
-from dl2sql.diagnostics import InputError, first_line
+from dl2sql.diagnostics import InputError, first_line, root_cause
 from dl2sql.plan.nodes import Table
 
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
@@ -121,6 +121,9 @@ class SparkInput:
             raise
         except Exception as e:
             message = input_failure(e)
+            if message is None and isinstance(self.source, str):
+                message = (f"input relation `{self.relation}`: cannot read "
+                           f"`{self.source}`: {root_cause(e)}")
             if message is None:
                 raise
             raise InputError(message) from None
@@ -132,10 +135,14 @@ def read_path_or_table(spark, relation: str, name: str, expected):
     try:
         if lower.endswith(".parquet"):
             return spark.read.parquet(name)
+        # FAILFAST: a value that does not parse as its column's type (text in a number
+        # column, a number beyond DECIMAL(38,0)) fails the load; Spark's default would
+        # read it as NULL and the error would no longer show the value
         if lower.endswith((".json", ".jsonl")):
-            return spark.read.schema(expected).json(name)
+            return spark.read.schema(expected).option("mode", "FAILFAST").json(name)
         if lower.endswith(".csv"):
-            return spark.read.schema(expected).option("header", True).csv(name)
+            return (spark.read.schema(expected).option("header", True)
+                    .option("mode", "FAILFAST").csv(name))
         return spark.table(name)
     except Exception as e:  # AnalysisException: path or table not found
         raise InputError(f"input relation `{relation}`: cannot read `{name}`: "

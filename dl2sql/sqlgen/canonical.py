@@ -57,9 +57,14 @@ def _column(relation: str, name: str, t: Type, c: "_Canon") -> exp.Expression:
         + (["two entries for one key"] if c.has_map(t) else [])
     shown = exp.Coalesce(this=exp.Cast(this=col.copy(), to=exp.DataType.build("TEXT")),
                          expressions=[exp.Literal.string("NULL")])
-    message = exp.DPipe(this=exp.Literal.string(
+    holds = exp.DPipe(this=exp.Literal.string(
         f"{MARKER} input relation `{relation}`: column `{name}` holds "
         f"{' or '.join(problems)} in value "), expression=shown, safe=True)
+    message = exp.Case(ifs=[exp.If(this=exp.Is(this=col.copy(), expression=exp.Null()),
+                                   true=exp.Literal.string(
+                                       f"{MARKER} input relation `{relation}`: column "
+                                       f"`{name}` has no value (missing or NULL)"))],
+                       default=holds)
     value = exp.Case(ifs=[exp.If(this=c.invalid(col, t), true=c.dialect.fail(message))],
                      default=c.canonical(col, t))
     return exp.alias_(value, name, quoted=True)

@@ -1,0 +1,82 @@
+"""Integers wider than a double's 53 bits, read from JSON lines on both engines: every
+digit survives (JSON numbers are read as the declared column type, never guessed as
+DOUBLE), and a value that does not fit its column, or is not a number, is an
+InputError naming the relation and the file instead of a NULL or a rounded number."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import dl2sql
+from dl2sql.diagnostics import InputError
+
+PROGRAM = """
+input relation R(x: u64, y: s64, z: bit<128>)
+output relation O(x: u64, y: s64, z: bit<128>)
+O(x, y, z) :- R(x, y, z).
+output relation Next(x: u64)
+Next(x + 1) :- R(x, _, _), x < 18446744073709551615.
+"""
+
+WIDE = [
+    {"x": 2**64 - 1, "y": -2**63, "z": 10**38 - 1},  # the extremes DECIMAL(38,0) holds
+    {"x": 2**53 + 1, "y": 2**53 + 1, "z": 2**100 + 1},  # beyond a double's precision
+    {"x": 0, "y": 2**63 - 1, "z": 0},
+]
+
+
+@pytest.fixture(scope="module")
+def program():
+    return dl2sql.compile(PROGRAM)
+
+
+def _write(tmp_path, lines) -> str:
+    path = tmp_path / "R.json"
+    path.write_text("".join(line + "\n" for line in lines))
+    return str(path)
+
+
+def _run(program, engine, inputs):
+    if engine.dialect == "spark":
+        return program.run(spark=engine.spark, inputs=inputs)
+    return program.run(engine="duckdb", con=engine.con, inputs=inputs)
+
+
+def _rows(frame) -> list:
+    rows = frame.collect() if hasattr(frame, "collect") else frame.fetchall()
+    return sorted(tuple(int(v) for v in r) for r in rows)
+
+
+def test_wide_integers_keep_every_digit(program, engine, tmp_path):
+    out = _run(program, engine, {"R": _write(tmp_path, [json.dumps(r) for r in WIDE])})
+    assert _rows(out["O"]) == sorted((r["x"], r["y"], r["z"]) for r in WIDE)
+    assert _rows(out["Next"]) == [(1,), (2**53 + 2,)]
+
+
+BAD = [
+    ('{"x": 1, "y": 1, "z": %d}' % 10**38, str(10**38)),  # beyond DECIMAL(38,0)
+    ('{"x": 1, "y": "abc", "z": 1}', "abc"),  # text in a number column
+]
+
+
+@pytest.mark.parametrize("line,shown", BAD, ids=["too-wide", "text"])
+def test_values_that_do_not_fit_are_input_errors(program, engine, tmp_path, line, shown):
+    with pytest.raises(InputError) as info:
+        _run(program, engine, {"R": _write(tmp_path, [json.dumps(WIDE[2]), line])})
+    text = str(info.value)
+    assert text.startswith("input relation `R`: ")
+    assert shown in text
+
+
+def test_csv_keeps_wide_integers_and_rejects_text(program, engine, tmp_path):
+    good = tmp_path / "R.csv"
+    good.write_text(f"x,y,z\n{2**64 - 1},{2**53 + 1},{10**38 - 1}\n")
+    assert _rows(_run(program, engine, {"R": str(good)})["O"]) == [
+        (2**64 - 1, 2**53 + 1, 10**38 - 1)]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,y,z\n1,abc,1\n")
+    with pytest.raises(InputError) as info:
+        _run(program, engine, {"R": str(bad)})
+    assert str(info.value).startswith("input relation `R`: ")
+    assert "abc" in str(info.value)
