@@ -225,10 +225,15 @@ class SparkRunner:
     by ``count()``, the Connect-safe way) or ``"auto"`` (observe on classic sessions,
     count on Connect, and count for good once observed metrics come back empty).
 
-    Tables whose estimated size is below ``broadcast_bytes`` are registered with a
-    broadcast hint: checkpointed DataFrames carry no statistics Spark trusts, so without
-    the hint every join in a loop shuffles both sides, four exchanges per iteration.
-    ``broadcast_bytes=0`` turns this off.
+    Checkpointed DataFrames carry no statistics Spark trusts, so the runner tells Spark
+    how to join them, by hints on the temp views of tables whose size it counted:
+    up to ``broadcast_bytes`` (default 0: never) a broadcast hint, up to
+    ``hash_join_bytes`` (64 MB) a shuffle-hash hint. Broadcasting costs a job per query
+    (the relation changes every iteration, so nothing is reused) and sort-merge joins
+    sort both sides; shuffled hash joins of the small per-iteration tables measured
+    ~15% faster per iteration than either, on the chain and on the random graph
+    (docs/performance.md). Above 64 MB the choice is Spark's (sort-merge, which spills):
+    a hash join keeps its build side in memory.
     """
 
     dialect = "spark"
@@ -242,7 +247,8 @@ class SparkRunner:
     closure_by_doubling = True
     EAGER_EVERY = 64
 
-    def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 1 << 20):
+    def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
+                 hash_join_bytes: int = 64 << 20):
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
         self.spark = spark
@@ -259,6 +265,7 @@ class SparkRunner:
             count_mode = "count" if is_connect(spark) else "observe"
         self.count_mode = count_mode
         self.broadcast_bytes = broadcast_bytes
+        self.hash_join_bytes = hash_join_bytes
         try:
             self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
         except Exception:  # pragma: no cover - conf not readable on some services
@@ -298,9 +305,12 @@ class SparkRunner:
             if df is None or self._views.get(name) is df:
                 continue  # a CTE or a table not held by this runner
             size = self.sizes.get(name)
+            nbytes = None if size is None else size * self._widths[name]
             view = df
-            if size is not None and size * self._widths[name] <= self.broadcast_bytes:
+            if nbytes is not None and nbytes <= self.broadcast_bytes:
                 view = df.hint("broadcast")
+            elif nbytes is not None and nbytes <= self.hash_join_bytes:
+                view = df.hint("shuffle_hash")
             view.createOrReplaceTempView(_ident(name))
             self._views[name] = df
 
