@@ -230,10 +230,10 @@ class SparkRunner:
     up to ``broadcast_bytes`` (default 0: never) a broadcast hint, up to
     ``hash_join_bytes`` (64 MB) a shuffle-hash hint. Broadcasting costs a job per query
     (the relation changes every iteration, so nothing is reused) and sort-merge joins
-    sort both sides; shuffled hash joins of the small per-iteration tables measured
-    ~15% faster per iteration than either, on the chain and on the random graph
-    (docs/performance.md). Above 64 MB the choice is Spark's (sort-merge, which spills):
-    a hash join keeps its build side in memory.
+    sort both sides. Shuffled hash joins measured ~15% faster per iteration in an A/B
+    with one step per job (chain and random graph), but within the noise in the full
+    benchmark run (docs/performance.md, runs 7 and 8). Above 64 MB the choice is
+    Spark's (sort-merge, which spills): a hash join keeps its build side in memory.
     """
 
     dialect = "spark"
@@ -400,7 +400,7 @@ class SparkRunner:
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
-        decides broadcasting); it is returned only with ``count``."""
+        chooses the join hints); it is returned only with ``count``."""
         text, names = self._printed(query)
         self._register_views(names)
         df = self.spark.sql(text)
