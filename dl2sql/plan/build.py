@@ -6,6 +6,7 @@ from sqlglot import exp
 
 from dl2sql.analysis.stratify import Stratum
 from dl2sql.plan.nodes import Append, Choose, Column, Loop, Materialize, Plan, Rename, Table
+from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
 from dl2sql.sqlgen.blocks import (block_select, empty_select, group_select, select_all, table,
                                   union_all_distinct)
@@ -29,16 +30,19 @@ class PlanBuilder:
 
     def __init__(self, layouts: dict[str, RelationLayout], ec: ExprCompiler):
         self.layouts, self.ec = layouts, ec
+        self.keys: dict[str, tuple[str, ...]] = {}  # relation -> partition key
 
     def table(self, rel: str, version: str = "full") -> Table:
         cols = tuple(Column(n, sql_type(t, self.ec.env)) for n, t in self.layouts[rel].columns)
-        return Table(table_name(rel, version), cols)
+        return Table(table_name(rel, version), cols, self.keys.get(rel, ()))
 
     def build(self, strata: list[Stratum], blocks: dict[str, list[Block]],
               inputs: list[str], closures: dict | None = None) -> Plan:
         """The whole plan; ``blocks`` maps each head relation to its blocks;
         ``closures`` maps transitive-closure relations to (Closure, doubled blocks)."""
         closures = closures or {}
+        self.keys = partition_keys(strata, blocks, {
+            rel: {c.name: c.type for c in self.table(rel).columns} for rel in self.layouts})
         statements: list = []
         input_tables = []
         for rel in inputs:
@@ -67,6 +71,15 @@ class PlanBuilder:
         if isinstance(b, GroupBlock):
             return group_select(b, self.layouts[b.relation], table_of, self.ec)
         return block_select(b, self.layouts[b.relation], table_of, self.ec)
+
+    def _variant(self, b: Block) -> exp.Expression:
+        """A semi-naive variant's query, its rows distributed on the relation's
+        partition key where it has one."""
+        query = self._select(b, {})
+        key = self.keys.get(b.relation)
+        if key and isinstance(query, exp.Select) and not isinstance(b, GroupBlock):
+            return self.ec.dialect.distribute(query, list(key))
+        return query
 
     def _union(self, rel: str, selects: list[exp.Expression]) -> exp.Expression:
         return union_all_distinct(selects) if selects else empty_select(self.layouts[rel],
@@ -136,7 +149,7 @@ class PlanBuilder:
             for b in blocks.get(rel, []):
                 for i, src in enumerate(b.sources):
                     if src.relation in members:
-                        variants.append(self._select(b.with_delta(i), {}))
+                        variants.append(self._variant(b.with_delta(i)))
             union = self._union(rel, variants)
             if len(variants) > 1:
                 union = exp.Select(expressions=[exp.Star()]).from_(

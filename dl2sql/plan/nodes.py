@@ -23,10 +23,13 @@ class Column:
 
 @dataclass(frozen=True)
 class Table:
-    """A table the plan reads or writes, with its schema."""
+    """A table the plan reads or writes, with its schema. ``partition_by`` names the
+    columns a runner may hash-partition the table on to spare shuffles in loops (a
+    physical hint, see :mod:`dl2sql.plan.partitioning`; empty for none)."""
 
     name: str
     columns: tuple[Column, ...]
+    partition_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,6 @@ class Loop:
     until_empty: tuple[str, ...]
     stratum: str
     max_iterations: int = 1_000_000
-
-
-
 
 @dataclass(frozen=True)
 class Choose:

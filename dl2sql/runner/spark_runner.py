@@ -31,6 +31,7 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
+from dl2sql.runner.spark_partitioning import CoPartitioner
 
 _DT = exp.DataType.Type
 
@@ -276,6 +277,7 @@ class SparkRunner:
         self._views: dict[str, Any] = {}  # table -> the DataFrame its temp view shows
         self._queries: dict[int, tuple] = {}  # id(query) -> (query, (sql, names))
         self._row_count = None  # the observed metric, see _checkpoint_counted
+        self.co = CoPartitioner(spark, self.partitions)  # the plan's partition keys
 
     # -- helpers -------------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
@@ -389,12 +391,15 @@ class SparkRunner:
             rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
         self.actions += 1
-        self._set(table, df.localCheckpoint(eager=True), len(rows))
+        with self.co.planning(table):
+            ck = self.co.partitioned(table, df).localCheckpoint(eager=True)
+        self._set(table, ck, len(rows))
 
     def load_dataframe(self, table: Table, df) -> None:
         """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
         checkpointed and counted in one action, so that its source is read once."""
-        ck, n = self._checkpoint_counted(df.distinct())
+        with self.co.planning(table):
+            ck, n = self._checkpoint_counted(self.co.partitioned(table, df.distinct()))
         self._set(table, ck, n)
 
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
@@ -403,27 +408,31 @@ class SparkRunner:
         chooses the join hints); it is returned only with ``count``."""
         text, names = self._printed(query)
         self._register_views(names)
-        df = self.spark.sql(text)
-        if not count and self.lazy_uncounted:
-            # no action now: the next action that reads the table fills the checkpoint
-            self._set(table, df.localCheckpoint(eager=False), None)
-            return None
-        ck, n = self._checkpoint_counted(df)
+        with self.co.planning(table):
+            df = self.co.partitioned(table, self.spark.sql(text))
+            if not count and self.lazy_uncounted:
+                # no action now: the next action that reads the table fills the checkpoint
+                self._set(table, df.localCheckpoint(eager=False), None)
+                return None
+            ck, n = self._checkpoint_counted(df)
         self._set(table, ck, n)
         return n if count else None
 
     def append(self, target: Table, source: Table) -> None:
         """``target := target ∪ source`` as a lazy checkpoint (no action now: the next
         action that reads ``target`` writes it)."""
-        df = self._bounded(self.tables[target.name].unionByName(self.tables[source.name]))
+        df = self.tables[target.name].unionByName(self.tables[source.name])
+        # co-partitioned pieces union into as many partitions as each has
+        df = self.co.partitioned(target, df) if self.co.wants(target) else self._bounded(df)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
         self._appends[target.name] = n = self._appends.get(target.name, 0) + 1
         # A lazy checkpoint keeps its parents until a job fills it; in a long loop
         # the chain of unions can outgrow the JVM stack when a task is deserialised
         # (seen at ~700 iterations), so every EAGER_EVERY appends one is written now.
         eager = n % self.EAGER_EVERY == 0
-        self._set(target, df.localCheckpoint(eager=eager),
-                  None if a is None or b is None else a + b)
+        with self.co.planning(target):
+            ck = df.localCheckpoint(eager=eager)
+        self._set(target, ck, None if a is None or b is None else a + b)
         if eager:
             self.actions += 1
 

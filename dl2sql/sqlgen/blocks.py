@@ -43,11 +43,19 @@ def conjunction(conds: list[exp.Expression]) -> exp.Expression | None:
     return out
 
 
+def _output(e: exp.Expression, name: str) -> exp.Expression:
+    """``e AS name``, or the bare column where it already has that name: Spark's
+    optimizer drops such an alias, which changes the attribute the query's result is
+    known by, and a checkpoint of the result then forgets how it is partitioned."""
+    if isinstance(e, exp.Column) and e.name == name:
+        return e
+    return exp.alias_(e, name, quoted=True)
+
+
 def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
                  ec: ExprCompiler) -> exp.Select:
     """``SELECT DISTINCT <head columns> FROM <sources> WHERE <conditions>``."""
-    cols = [exp.alias_(ec.compile(o), name, quoted=True)
-            for o, (name, _) in zip(block.outputs, layout.columns)]
+    cols = [_output(ec.compile(o), name) for o, (name, _) in zip(block.outputs, layout.columns)]
     sel = exp.Select(expressions=cols).distinct()
     pending = list(block.conditions)
     seen: set[str] = set()

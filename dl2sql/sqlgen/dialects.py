@@ -71,6 +71,23 @@ def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.E
     ).join(table(old, "o"), on=on, join_type="LEFT ANTI")
 
 
+def _spark_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
+    # ``SELECT DISTINCT ... DISTRIBUTE BY`` would shuffle twice (the DISTINCT first, on
+    # all columns). Distributing the rows before the DISTINCT gives it, and the set
+    # difference after it, input already partitioned on a column of the compared
+    # rows: one shuffle in all (see dl2sql.plan.partitioning).
+    inner = select.copy()
+    inner.set("distinct", None)
+    inner.set("distribute", exp.Distribute(
+        expressions=[exp.column(c, quoted=True) for c in columns]))
+    return exp.Select(expressions=[exp.Star()]).distinct().from_(exp.Subquery(
+        this=inner, alias=exp.TableAlias(this=exp.to_identifier("d", quoted=True))))
+
+
+def _no_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
+    return select
+
+
 def _fn(name: str) -> Callable[..., exp.Expression]:
     return lambda *args: exp.Anonymous(this=name, expressions=list(args))
 
@@ -131,11 +148,14 @@ class Dialect:
     difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
     # an expression that fails the query with the given message
     fail: Callable[[exp.Expression], exp.Expression] = _fn("raise_error")
+    # a SELECT DISTINCT whose rows come out hash-partitioned on the given columns
+    # (engines that do not partition return it as it is)
+    distribute: Callable[[exp.Select, list[str]], exp.Expression] = _no_distribute
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
-                _spark_explode, difference=_spark_anti_join)
+                _spark_explode, difference=_spark_anti_join, distribute=_spark_distribute)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),

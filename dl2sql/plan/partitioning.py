@@ -1,0 +1,90 @@
+"""Partition keys for recursive strata: which column each table is hash-partitioned on,
+so that a semi-naive step joins, deduplicates and subtracts without reshuffling.
+
+A step of a recursive relation ``R`` joins ``R``'s delta with other tables, removes
+duplicates and subtracts the rows ``R`` already holds. On Spark every one of those
+operators shuffles its inputs unless they are already hash-partitioned on the keys it
+needs, and a shuffle of the whole of ``R`` in every iteration is most of the cost of a
+loop. So ``R`` (full, delta and new rows alike) is stored partitioned on the column
+its delta is joined on (its *key*), each table joined to that column on the matching
+column, and the new rows are distributed on ``R``'s key before they are deduplicated.
+Then the join needs no shuffle (both sides are partitioned on the join column), the
+deduplication and the set difference need none (both sides are partitioned on a
+column of the rows compared), and the new rows are already partitioned as the next
+step's delta: one shuffle per step instead of four or five.
+
+The keys are physical hints only: an engine may ignore them, and a wrong or missing
+key costs a shuffle, never a wrong result. Columns that do not hash by value (floating
+point, where -0.0 = 0.0, and maps) are never keys.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from sqlglot import exp
+
+from dl2sql.analysis.stratify import Stratum
+from dl2sql.ra.nodes import Block
+from dl2sql.types import typed as T
+
+_NO_HASH = {exp.DataType.Type.FLOAT, exp.DataType.Type.DOUBLE, exp.DataType.Type.MAP}
+
+
+def hashable(dtype: exp.DataType) -> bool:
+    """Whether rows equal in a column of ``dtype`` always hash alike (no floating point
+    or map anywhere inside)."""
+    return not any(isinstance(d, exp.DataType) and d.this in _NO_HASH
+                   for d in dtype.walk())
+
+
+def _equalities(block: Block) -> list[tuple[T.TCol, T.TCol]]:
+    """The column = column conditions of ``block`` between two different sources."""
+    out = []
+    for c in block.conditions:
+        if isinstance(c, T.TBin) and c.op == "==" and isinstance(c.left, T.TCol) \
+                and isinstance(c.right, T.TCol) and c.left.alias != c.right.alias:
+            out.append((c.left, c.right))
+    return out
+
+
+def partition_keys(strata: list[Stratum], blocks: dict[str, list[Block]],
+                   column_types: dict[str, dict[str, exp.DataType]]) -> dict[str, tuple[str, ...]]:
+    """Relation -> the one column to hash-partition its tables on (see module docs).
+
+    A recursive relation's key is the column its delta is most often joined on over the
+    rules of its stratum (the first such rule wins a tie); a relation of an earlier
+    stratum joined to that column gets the matching column, unless an earlier stratum
+    already chose its key. Relations never joined by a plain column equality get none.
+    ``column_types`` gives each relation's SQL column types."""
+    keys: dict[str, tuple[str, ...]] = {}
+
+    def ok(rel: str, col: str) -> bool:
+        dtype = column_types.get(rel, {}).get(col)
+        return dtype is not None and hashable(dtype)
+
+    for s in strata:
+        if not s.recursive:
+            continue
+        members = set(s.relations)
+        rule_blocks = [b for rel in s.relations for b in blocks.get(rel, [])
+                       if isinstance(b, Block)]
+        for rel in s.relations:
+            votes: Counter = Counter()
+            for b in rule_blocks:
+                by_alias = {src.alias: src.relation for src in b.sources}
+                for left, right in _equalities(b):
+                    for mine in (left, right):
+                        if by_alias.get(mine.alias) == rel and ok(rel, mine.column):
+                            votes[mine.column] += 1
+            if votes:
+                keys[rel] = (votes.most_common(1)[0][0],)
+        for b in rule_blocks:
+            by_alias = {src.alias: src.relation for src in b.sources}
+            for left, right in _equalities(b):
+                for mine, other in ((left, right), (right, left)):
+                    rel, partner = by_alias.get(mine.alias), by_alias.get(other.alias)
+                    if rel in members and keys.get(rel) == (mine.column,) and \
+                            partner is not None and partner not in members and \
+                            partner not in keys and ok(partner, other.column):
+                        keys[partner] = (other.column,)
+    return keys
