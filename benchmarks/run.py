@@ -146,6 +146,7 @@ def _time_interleaved(name, chosen, args, counts) -> dict:
     benchmark (other load, JIT, GC) affects every variant alike."""
     runs = {label: min(args.runs, args.slow_runs) if _is_slow(name, label) else args.runs
             for label in chosen}
+    chosen = {label: fn for label, fn in chosen.items() if runs[label] > 0}  # --slow-runs 0
     for label, fn in chosen.items():
         if not _is_slow(name, label):
             fn()  # warm-up

@@ -85,7 +85,8 @@ def emit_plan(p: CompiledProgram, dialect: str, sql: bool) -> str:
     """The plan; with ``sql`` its statements as SQL the user can run or embed."""
     lines: list[str] = []
     if not sql:
-        lines.append("inputs: " + ", ".join(t.name for t in p.plan_for(dialect).inputs))
+        lines.append("inputs: " + ", ".join(t.name + _partitioned(t)
+                                            for t in p.plan_for(dialect).inputs))
     _plan_lines(p.plan_for(dialect).statements, dialect, sql, lines, 0)
     return "\n".join(lines) + "\n"
 
@@ -97,19 +98,25 @@ def create_view(s: Materialize) -> exp.Create:
                       properties=exp.Properties(expressions=[exp.TemporaryProperty()]))
 
 
+def _partitioned(t) -> str:
+    """`` [partitioned by k]`` for a table with a partition key (a hint to Spark)."""
+    return f" [partitioned by {', '.join(t.partition_by)}]" if t.partition_by else ""
+
+
 def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
     pad = "  " * depth
     for s in stmts:
         if isinstance(s, Materialize):
             if sql:
                 if s.comment:
-                    lines.append(f"{pad}-- {s.comment}")
+                    lines.append(f"{pad}-- {s.comment}{_partitioned(s.target)}")
                 text = create_view(s).sql(dialect=dialect, pretty=True)
                 lines += [pad + line for line in text.splitlines()]
                 lines[-1] += ";"
             else:
                 counted = " (count)" if s.count else ""
-                lines.append(f"{pad}{s.target.name} := {s.comment or 'query'}{counted}")
+                lines.append(f"{pad}{s.target.name} := {s.comment or 'query'}{counted}"
+                             f"{_partitioned(s.target)}")
         elif isinstance(s, Append):
             lines.append(f"{pad}{'-- ' if sql else ''}{s.target.name} := {s.target.name} "
                          f"UNION ALL {s.source.name}")

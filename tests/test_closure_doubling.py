@@ -33,7 +33,8 @@ def _closure(edges):
 
 def _run(runner_cls, engine, source, edges, doubling: bool, steps: int):
     runner = type("Forced", (runner_cls,), {"closure_by_doubling": doubling,
-                                            "steps_per_check": steps})
+                                            "steps_per_check": steps,
+                                            "fuse_partitioned": True})
     forced = runner(engine.con) if engine.dialect == "duckdb" else runner(engine.spark)
     out = Evaluator(compile_source(source), forced).evaluate(
         {"Edge": {Record("Edge", e) for e in edges}})

@@ -41,8 +41,9 @@ class PlanBuilder:
         """The whole plan; ``blocks`` maps each head relation to its blocks;
         ``closures`` maps transitive-closure relations to (Closure, doubled blocks)."""
         closures = closures or {}
-        self.keys = partition_keys(strata, blocks, {
-            rel: {c.name: c.type for c in self.table(rel).columns} for rel in self.layouts})
+        if self.ec.dialect.partitioned_loops:
+            self.keys = partition_keys(strata, blocks, {
+                rel: {c.name: c.type for c in self.table(rel).columns} for rel in self.layouts})
         statements: list = []
         input_tables = []
         for rel in inputs:

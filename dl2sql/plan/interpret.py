@@ -89,7 +89,7 @@ def _run_loop(loop: Loop, runner, progress) -> None:
                 f"iterations; last delta sizes: {sizes}"
             )
         t0 = time.perf_counter()
-        steps = _steps(runner, largest)
+        steps = _steps(runner, largest, loop)
         counts = {}
         for step in range(steps):
             _run_block(loop.body, runner, progress, counts, counted=step == steps - 1)
@@ -109,7 +109,7 @@ def _run_loop(loop: Loop, runner, progress) -> None:
         progress.on_loop_end(loop.stratum, iteration, time.perf_counter() - started)
 
 
-def _steps(runner, largest_delta: Optional[int]) -> int:
+def _steps(runner, largest_delta: Optional[int], loop: Loop) -> int:
     """Semi-naive steps to run before the next termination test.
 
     On Spark the uncounted steps are lazy, so one job runs them all and the per-job
@@ -119,8 +119,10 @@ def _steps(runner, largest_delta: Optional[int]) -> int:
     (deduplicating against the whole relation) dominates, the steps run past the
     fixpoint cost more than the jobs saved, and fused steps were measured slower
     (benchmarks: random-graph closure). So the first step, and every step once any
-    delta counted ``fuse_below_rows`` rows or more, is tested alone."""
-    steps = max(1, int(getattr(runner, "steps_per_check", 1)))
+    delta counted ``fuse_below_rows`` rows or more, is tested alone. A runner's
+    ``steps_for(loop)``, where it has one, replaces ``steps_per_check`` for ``loop``."""
+    steps_for = getattr(runner, "steps_for", None)
+    steps = max(1, int(steps_for(loop) if steps_for else getattr(runner, "steps_per_check", 1)))
     if steps == 1 or largest_delta is None:
         return 1
     return steps if largest_delta < getattr(runner, "fuse_below_rows", float("inf")) else 1

@@ -29,6 +29,10 @@ CO_PARTITION_CONF = {
 }
 
 
+# not a possible DDlog field name, so never a column's own name
+_TEMPORARY = "dl2sql$"
+
+
 class CoPartitioner:
     """Applies the plan's partition keys to the DataFrames a runner stores.
 
@@ -45,12 +49,32 @@ class CoPartitioner:
         """Whether ``table`` is kept partitioned."""
         return bool(table.partition_by) and self.partitions > 0
 
-    def partitioned(self, table: Table, df):
-        """``df`` hash-partitioned on ``table``'s key. Free when ``df`` is partitioned
-        so already (Spark drops a repartition its input satisfies)."""
+    def prepare(self, table: Table, df):
+        """``df`` hash-partitioned on ``table``'s key, ready to be checkpointed, its
+        columns under temporary names (:meth:`finish` restores them).
+
+        The repartition is free when ``df`` is partitioned so already (Spark drops a
+        repartition its input satisfies). The renaming is what makes the checkpoint
+        keep its partitioning where a query reads it twice, or next to a table with
+        an attribute of the same id: Spark then re-instantiates the checkpoint and
+        carries its partitioning over only if its attributes are exactly those of
+        its output, and a SQL query's output attributes carry the qualifiers of its
+        subqueries (``n.x``) while its partitioning carries others (``t1.x``).
+        Renamed, both are the same fresh unqualified attributes."""
         if not self.wants(table):
             return df
-        return df.repartition(self.partitions, *table.partition_by)
+        from pyspark.sql import functions as F
+
+        temporary = [_TEMPORARY + str(i) for i in range(len(table.columns))]
+        index = {c.name: i for i, c in enumerate(table.columns)}
+        keys = [F.col(temporary[index[k]]) for k in table.partition_by]
+        return df.toDF(*temporary).repartition(self.partitions, *keys)
+
+    def finish(self, table: Table, checkpoint):
+        """A checkpoint of :meth:`prepare`'s result, under ``table``'s column names."""
+        if not self.wants(table):
+            return checkpoint
+        return checkpoint.toDF(*[c.name for c in table.columns])
 
     @contextlib.contextmanager
     def planning(self, table: Table):

@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import Table
+from dl2sql.plan.nodes import Loop, Materialize, Table
 from dl2sql.runner.spark_partitioning import CoPartitioner
 
 _DT = exp.DataType.Type
@@ -245,6 +245,9 @@ class SparkRunner:
     # iterations instead of one per edge). Both give exactly the same result.
     steps_per_check = 4
     fuse_below_rows = 10_000  # ... while no delta has been this large
+    # ... but not in loops whose tables are kept partitioned: a step there is one job
+    # already, and fused steps measured slower (docs/performance.md, run 9)
+    fuse_partitioned = False
     closure_by_doubling = True
     EAGER_EVERY = 64
 
@@ -376,6 +379,14 @@ class SparkRunner:
         ck = df.localCheckpoint(eager=False)
         return ck, ck.count()  # the count computes and stores the checkpoint
 
+    def steps_for(self, loop: Loop) -> int:
+        """Semi-naive steps per termination test in ``loop``: ``steps_per_check``, or 1
+        where the loop's tables are kept partitioned (unless ``fuse_partitioned``)."""
+        if not self.fuse_partitioned and any(
+                isinstance(s, Materialize) and self.co.wants(s.target) for s in loop.body):
+            return 1
+        return self.steps_per_check
+
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:
         """Create ``table`` from normalised ``rows`` and checkpoint it, so that the
@@ -392,15 +403,15 @@ class SparkRunner:
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
         self.actions += 1
         with self.co.planning(table):
-            ck = self.co.partitioned(table, df).localCheckpoint(eager=True)
-        self._set(table, ck, len(rows))
+            ck = self.co.prepare(table, df).localCheckpoint(eager=True)
+        self._set(table, self.co.finish(table, ck), len(rows))
 
     def load_dataframe(self, table: Table, df) -> None:
         """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
         checkpointed and counted in one action, so that its source is read once."""
         with self.co.planning(table):
-            ck, n = self._checkpoint_counted(self.co.partitioned(table, df.distinct()))
-        self._set(table, ck, n)
+            ck, n = self._checkpoint_counted(self.co.prepare(table, df.distinct()))
+        self._set(table, self.co.finish(table, ck), n)
 
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
@@ -409,13 +420,13 @@ class SparkRunner:
         text, names = self._printed(query)
         self._register_views(names)
         with self.co.planning(table):
-            df = self.co.partitioned(table, self.spark.sql(text))
+            df = self.co.prepare(table, self.spark.sql(text))
             if not count and self.lazy_uncounted:
                 # no action now: the next action that reads the table fills the checkpoint
-                self._set(table, df.localCheckpoint(eager=False), None)
+                self._set(table, self.co.finish(table, df.localCheckpoint(eager=False)), None)
                 return None
             ck, n = self._checkpoint_counted(df)
-        self._set(table, ck, n)
+        self._set(table, self.co.finish(table, ck), n)
         return n if count else None
 
     def append(self, target: Table, source: Table) -> None:
@@ -423,7 +434,7 @@ class SparkRunner:
         action that reads ``target`` writes it)."""
         df = self.tables[target.name].unionByName(self.tables[source.name])
         # co-partitioned pieces union into as many partitions as each has
-        df = self.co.partitioned(target, df) if self.co.wants(target) else self._bounded(df)
+        df = self.co.prepare(target, df) if self.co.wants(target) else self._bounded(df)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
         self._appends[target.name] = n = self._appends.get(target.name, 0) + 1
         # A lazy checkpoint keeps its parents until a job fills it; in a long loop
@@ -431,7 +442,7 @@ class SparkRunner:
         # (seen at ~700 iterations), so every EAGER_EVERY appends one is written now.
         eager = n % self.EAGER_EVERY == 0
         with self.co.planning(target):
-            ck = df.localCheckpoint(eager=eager)
+            ck = self.co.finish(target, df.localCheckpoint(eager=eager))
         self._set(target, ck, None if a is None or b is None else a + b)
         if eager:
             self.actions += 1

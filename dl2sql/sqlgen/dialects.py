@@ -148,14 +148,16 @@ class Dialect:
     difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
     # an expression that fails the query with the given message
     fail: Callable[[exp.Expression], exp.Expression] = _fn("raise_error")
-    # a SELECT DISTINCT whose rows come out hash-partitioned on the given columns
-    # (engines that do not partition return it as it is)
+    # loop tables carry partition keys (dl2sql.plan.partitioning), and ``distribute``
+    # makes a SELECT DISTINCT's rows come out hash-partitioned on the given columns
+    partitioned_loops: bool = False
     distribute: Callable[[exp.Select, list[str]], exp.Expression] = _no_distribute
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
-                _spark_explode, difference=_spark_anti_join, distribute=_spark_distribute)
+                _spark_explode, difference=_spark_anti_join,
+                partitioned_loops=True, distribute=_spark_distribute)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),

@@ -1,0 +1,153 @@
+"""Partition keys of recursive strata (dl2sql.plan.partitioning) and how the Spark runner
+keeps its loop tables partitioned on them."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlglot import exp
+
+from dl2sql.compiler import compile_source
+from dl2sql.plan.interpret import execute
+from dl2sql.plan.nodes import Choose, Loop, Materialize
+from dl2sql.plan.partitioning import hashable
+from test_runners import closure
+
+TC = """
+input relation Edge(x: s64, y: s64)
+output relation Path(x: s64, y: s64)
+Path(x, y) :- Edge(x, y).
+Path(x, z) :- Path(x, y), Edge(y, z).
+"""
+
+
+def keys_of(source: str, dialect: str = "spark") -> dict[str, tuple[str, ...]]:
+    plan = compile_source(source).plan_for(dialect)
+    tables = list(plan.inputs) + list(plan.relations.values())
+    return {t.name: t.partition_by for t in tables}
+
+
+def loop_of(plan) -> Loop:
+    """The plan's (first) loop; of a transitive closure, the linear evaluation's."""
+    for stmt in plan.statements:
+        if isinstance(stmt, Choose):
+            stmt = next(s for s in stmt.linear if isinstance(s, Loop))
+        if isinstance(stmt, Loop):
+            return stmt
+    raise AssertionError("no loop in plan")
+
+
+def test_linear_closure_partitions_on_the_join_columns():
+    keys = keys_of(TC)
+    assert keys["Path"] == ("y",)  # the delta is joined on its second column
+    assert keys["Edge"] == ("x",)  # ... with Edge's first
+    # DuckDB does not partition: its plan carries no keys
+    assert not any(keys_of(TC, "duckdb").values())
+
+
+def test_left_recursive_closure_partitions_on_the_other_column():
+    keys = keys_of(TC.replace("Path(x, y), Edge(y, z)", "Edge(x, y), Path(y, z)"))
+    assert keys["Path"] == ("x",) and keys["Edge"] == ("y",)
+
+
+def test_loop_tables_share_the_key_and_spark_distributes_before_distinct():
+    body = loop_of(compile_source(TC).plan_for("spark")).body
+    new = next(s for s in body if isinstance(s, Materialize))
+    assert new.target.partition_by == ("y",)
+    distributes = list(new.query.find_all(exp.Distribute))
+    assert [d.expressions[0].name for d in distributes] == ["y"]
+    # the DISTINCT is outside the distributed select, not inside it
+    inner = distributes[0].parent
+    assert not inner.args.get("distinct")
+    assert "DISTRIBUTE BY" in new.query.sql(dialect="spark")
+
+
+def test_non_recursive_and_float_columns_get_no_key():
+    keys = keys_of("""
+input relation E(x: double, y: double)
+output relation R(x: double, y: double)
+R(x, y) :- E(x, y).
+R(x, z) :- R(x, y), E(y, z).
+output relation S(a: s64)
+input relation F(a: s64)
+S(a) :- F(a).
+""")
+    assert keys["R"] == () and keys["E"] == ()  # -0.0 = 0.0 but hashes differently
+    assert keys["S"] == () and keys["F"] == ()
+
+
+def test_hashable_types():
+    assert hashable(exp.DataType.build("BIGINT"))
+    assert hashable(exp.DataType.build("STRUCT<a: STRING, b: ARRAY<BIGINT>>", dialect="spark"))
+    assert not hashable(exp.DataType.build("ARRAY<DOUBLE>", dialect="spark"))
+    assert not hashable(exp.DataType.build("MAP<STRING, BIGINT>", dialect="spark"))
+
+
+def test_mutual_recursion_keys_follow_each_delta():
+    keys = keys_of("""
+input relation E(a: string, b: string)
+output relation Even(a: string, b: string)
+output relation Odd(a: string, b: string)
+Odd(a, b) :- E(a, b).
+Even(a, c) :- Odd(a, b), E(b, c).
+Odd(a, c) :- Even(a, b), E(b, c).
+""")
+    assert keys["Even"] == ("b",) and keys["Odd"] == ("b",) and keys["E"] == ("a",)
+
+
+# --- on Spark ------------------------------------------------------------------------
+
+def _partitioning(df) -> str:
+    return df._jdf.queryExecution().executedPlan().outputPartitioning().toString()
+
+
+def test_spark_loop_tables_stay_partitioned_and_confs_are_restored(spark):
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    program = compile_source(TC)
+    plan = program.plan_for("spark")
+    edges = [(i, i + 1) for i in range(30)] + [(30, 0)]  # a cycle of 31 nodes
+    before = {k: spark.conf.get(k) for k in ("spark.sql.adaptive.enabled",
+                                           "spark.sql.requireAllClusterKeysForCoPartition")}
+    runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+    execute(plan, runner, {"Edge": edges})
+    rows = runner.fetch(plan.relations["Path"])
+    assert len(rows) == 31 * 31 and len(set(rows)) == len(rows)
+    # the user's session plans as before
+    assert {k: spark.conf.get(k) for k in before} == before
+    # the relation and its input are partitioned on their keys after 31 appends; the
+    # hash partitioning is on the second column of Path, the first of Edge
+    path, edge = runner.tables["Path"], runner.tables["Edge"]
+    assert _partitioning(path).startswith("hashpartitioning(y#")
+    assert _partitioning(edge).startswith("hashpartitioning(x#")
+    assert path.rdd.getNumPartitions() == runner.partitions
+
+
+def test_spark_loop_step_shuffles_once(spark):
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    program = compile_source(TC)
+    plan = program.plan_for("spark")
+    runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+    execute(plan, runner, {"Edge": [(1, 2), (2, 3), (3, 4)]})
+    new = next(s for s in loop_of(plan).body if isinstance(s, Materialize))
+    text, names = runner._printed(new.query)
+    runner._register_views(names)
+    with runner.co.planning(new.target):
+        physical = spark.sql(text)._jdf.queryExecution().executedPlan().toString()
+    # a broadcast of a tiny table may appear; the shuffle is of the new rows only
+    shuffles = re.findall(r"(?<!Broadcast)Exchange (\w+)", physical)
+    assert shuffles == ["hashpartitioning"], physical
+
+
+@pytest.mark.parametrize("partitions", [0, 3])
+def test_spark_partition_count_does_not_change_results(spark, partitions):
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    program = compile_source(TC)
+    plan = program.plan_for("spark")
+    edges = [(i % 7, (3 * i) % 11) for i in range(40)]
+    runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+    runner.co.partitions = partitions  # 0: off; 3: not the session's shuffle partitions
+    execute(plan, runner, {"Edge": edges})
+    assert sorted(runner.fetch(plan.relations["Path"])) == sorted(closure(edges))
