@@ -75,7 +75,8 @@ def variants(name, spec, spark, duckdb_con, closure_options):
         if closure_options and name.startswith("tc_chain"):
             single = type("OneStepNoDoubling", (SparkRunner,),
                           {"closure_by_doubling": False, "steps_per_check": 1})
-            fused = type("NoDoubling", (SparkRunner,), {"closure_by_doubling": False})
+            fused = type("NoDoubling", (SparkRunner,), {"closure_by_doubling": False,
+                                                        "fuse_partitioned": True})
             out["dl2sql/Spark linear, 1 step/job"] = \
                 lambda: run_dl2sql(program, single(spark), inputs, output)
             out["dl2sql/Spark linear, 4 steps/job"] = \

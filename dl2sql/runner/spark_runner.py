@@ -14,7 +14,9 @@ its body hundreds of times, so the fixed cost per statement dominates. This runn
   arrive after ``localCheckpoint``);
 - checkpoints uncounted results and appends lazily, so they cost no action of their own:
   they are computed by the next action that reads them;
-- keeps the partition count of growing tables bounded (``coalesce`` after a union).
+- keeps the partition count of growing tables bounded (``coalesce`` after a union);
+- keeps the tables of recursive strata hash-partitioned on the plan's partition keys,
+  so that a loop step shuffles little (:mod:`dl2sql.runner.spark_partitioning`).
 
 Only SQL, the DataFrame API, ``localCheckpoint`` and ``observe`` are used here (no
 ``sparkContext``, RDDs or JVM handles), so the runner also works on ``sc://`` sessions.

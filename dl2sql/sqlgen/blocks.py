@@ -44,9 +44,8 @@ def conjunction(conds: list[exp.Expression]) -> exp.Expression | None:
 
 
 def _output(e: exp.Expression, name: str) -> exp.Expression:
-    """``e AS name``, or the bare column where it already has that name: Spark's
-    optimizer drops such an alias, which changes the attribute the query's result is
-    known by, and a checkpoint of the result then forgets how it is partitioned."""
+    """``e AS name``, or the bare column where it already has that name (the alias
+    says nothing, and Spark's optimizer drops it anyway)."""
     if isinstance(e, exp.Column) and e.name == name:
         return e
     return exp.alias_(e, name, quoted=True)

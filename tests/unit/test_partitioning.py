@@ -62,6 +62,16 @@ def test_loop_tables_share_the_key_and_spark_distributes_before_distinct():
     assert "DISTRIBUTE BY" in new.query.sql(dialect="spark")
 
 
+def test_doubling_evaluation_is_not_partitioned():
+    choose = next(s for s in compile_source(TC).plan_for("spark").statements
+                  if isinstance(s, Choose))
+    doubling = [s for s in choose.doubling if isinstance(s, Materialize)]
+    doubling += [s for loop in choose.doubling if isinstance(loop, Loop) for s in loop.body
+                 if isinstance(s, Materialize)]
+    assert doubling and all(s.target.partition_by == () for s in doubling)
+    assert "DISTRIBUTE BY" not in " ".join(s.query.sql(dialect="spark") for s in doubling)
+
+
 def test_non_recursive_and_float_columns_get_no_key():
     keys = keys_of("""
 input relation E(x: double, y: double)
