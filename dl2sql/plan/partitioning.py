@@ -11,7 +11,10 @@ column, and the new rows are distributed on ``R``'s key before they are deduplic
 Then the join needs no shuffle (both sides are partitioned on the join column), the
 deduplication and the set difference need none (both sides are partitioned on a
 column of the rows compared), and the new rows are already partitioned as the next
-step's delta: one shuffle per step instead of four or five.
+step's delta: for a rule joining the delta with one table, one shuffle per step
+instead of four (a rule joining three relations still re-shuffles its intermediate
+result). The doubling evaluation of a transitive closure gets no keys (see
+:mod:`dl2sql.plan.build`): it joins the relation with itself on both columns.
 
 The keys are physical hints only: an engine may ignore them, and a wrong or missing
 key costs a shuffle, never a wrong result. Columns that do not hash by value (floating
