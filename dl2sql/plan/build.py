@@ -78,7 +78,7 @@ class PlanBuilder:
         partition key where it has one."""
         query = self._select(b, {})
         key = self.keys.get(b.relation)
-        if key and isinstance(query, exp.Select) and not isinstance(b, GroupBlock):
+        if key and not isinstance(b, GroupBlock):
             return self.ec.dialect.distribute(query, list(key))
         return query
 

@@ -23,6 +23,7 @@ point, where -0.0 = 0.0, and maps) are never keys.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Optional
 
 from sqlglot import exp
 
@@ -40,13 +41,19 @@ def hashable(dtype: exp.DataType) -> bool:
                    for d in dtype.walk())
 
 
-def _equalities(block: Block) -> list[tuple[T.TCol, T.TCol]]:
-    """The column = column conditions of ``block`` between two different sources."""
+def _joined_columns(block: Block) -> list[tuple[str, str, Optional[str], str]]:
+    """(relation, column, other relation, other column) for every column = column
+    condition of ``block`` between two different aliases, in both directions (the other
+    relation is None where the other alias is an unnested element, not a source)."""
+    by_alias = {src.alias: src.relation for src in block.sources}
     out = []
     for c in block.conditions:
         if isinstance(c, T.TBin) and c.op == "==" and isinstance(c.left, T.TCol) \
                 and isinstance(c.right, T.TCol) and c.left.alias != c.right.alias:
-            out.append((c.left, c.right))
+            for mine, other in ((c.left, c.right), (c.right, c.left)):
+                if mine.alias in by_alias:  # not an unnested element
+                    out.append((by_alias[mine.alias], mine.column,
+                                by_alias.get(other.alias), other.column))
     return out
 
 
@@ -69,25 +76,18 @@ def partition_keys(strata: list[Stratum], blocks: dict[str, list[Block]],
         if not s.recursive:
             continue
         members = set(s.relations)
-        rule_blocks = [b for rel in s.relations for b in blocks.get(rel, [])
-                       if isinstance(b, Block)]
-        for rel in s.relations:
-            votes: Counter = Counter()
-            for b in rule_blocks:
-                by_alias = {src.alias: src.relation for src in b.sources}
-                for left, right in _equalities(b):
-                    for mine in (left, right):
-                        if by_alias.get(mine.alias) == rel and ok(rel, mine.column):
-                            votes[mine.column] += 1
-            if votes:
-                keys[rel] = (votes.most_common(1)[0][0],)
-        for b in rule_blocks:
-            by_alias = {src.alias: src.relation for src in b.sources}
-            for left, right in _equalities(b):
-                for mine, other in ((left, right), (right, left)):
-                    rel, partner = by_alias.get(mine.alias), by_alias.get(other.alias)
-                    if rel in members and keys.get(rel) == (mine.column,) and \
-                            partner is not None and partner not in members and \
-                            partner not in keys and ok(partner, other.column):
-                        keys[partner] = (other.column,)
+        joins = [j for rel in s.relations for b in blocks.get(rel, []) if isinstance(b, Block)
+                 for j in _joined_columns(b)]
+        votes: dict[str, Counter] = {rel: Counter() for rel in s.relations}
+        for rel, col, _, _ in joins:
+            if rel in members and ok(rel, col):
+                votes[rel][col] += 1
+        for rel, counted in votes.items():
+            if counted:
+                keys[rel] = (counted.most_common(1)[0][0],)
+        for rel, col, partner, partner_col in joins:
+            if rel in members and keys.get(rel) == (col,) and partner is not None \
+                    and partner not in members and partner not in keys \
+                    and ok(partner, partner_col):
+                keys[partner] = (partner_col,)
     return keys

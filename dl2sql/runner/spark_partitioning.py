@@ -83,19 +83,20 @@ class CoPartitioner:
             yield
             return
         conf = self.spark.conf
+        changed = []  # the settings changed here, and only those, are put back after
         try:
-            if self._saved is None:
-                self._saved = {k: conf.get(k, None) for k in CO_PARTITION_CONF}
-            for k, v in CO_PARTITION_CONF.items():
-                conf.set(k, v)
-        except Exception:  # pragma: no cover - a service may refuse runtime confs
-            self.partitions = 0
-            yield
-            return
-        try:
+            try:
+                if self._saved is None:
+                    self._saved = {k: conf.get(k, None) for k in CO_PARTITION_CONF}
+                for k, v in CO_PARTITION_CONF.items():
+                    conf.set(k, v)
+                    changed.append(k)
+            except Exception:  # a service may refuse runtime confs: plan as the session is
+                self.partitions = 0
             yield
         finally:
-            for k, v in self._saved.items():
+            for k in changed:
+                v = self._saved[k]
                 if v is None:
                     conf.unset(k)
                 else:

@@ -105,6 +105,40 @@ Odd(a, c) :- Even(a, b), E(b, c).
     assert keys["Even"] == ("b",) and keys["Odd"] == ("b",) and keys["E"] == ("a",)
 
 
+class _RefusingConf:
+    """A session conf that accepts its first change and refuses the next."""
+
+    def __init__(self):
+        self.values = {"spark.sql.adaptive.enabled": "true"}
+        self.sets = 0
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+    def set(self, key, value):
+        self.sets += 1
+        if self.sets == 2:
+            raise RuntimeError("cannot modify the value of a static config")
+        self.values[key] = value
+
+    def unset(self, key):
+        self.values.pop(key, None)
+
+
+def test_a_session_refusing_the_settings_is_left_as_it_was():
+    from types import SimpleNamespace
+
+    from dl2sql.runner.spark_partitioning import CoPartitioner
+
+    conf = _RefusingConf()
+    co = CoPartitioner(SimpleNamespace(conf=conf), partitions=2)
+    table = compile_source(TC).plan_for("spark").relations["Path"]
+    assert co.wants(table)
+    with co.planning(table):
+        assert not co.wants(table)  # partitioning given up for this runner
+    assert conf.values == {"spark.sql.adaptive.enabled": "true"}
+
+
 # --- on Spark ------------------------------------------------------------------------
 
 def _partitioning(df) -> str:
