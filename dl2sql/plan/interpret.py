@@ -6,6 +6,7 @@ DuckDB cannot disagree about when a recursive stratum has converged.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Optional, Protocol
 
@@ -34,6 +35,8 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     ``max_iterations``. A runner with ``steps_per_check = k`` runs k loop bodies per
     termination test, counting only in the last, after the first test and while no
     counted delta has reached its ``fuse_below_rows`` rows (one body per test otherwise).
+    A runner with ``looping(loop)`` runs each loop inside that context manager (the
+    Spark runner applies its co-partitioning settings once per loop there).
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())
@@ -77,6 +80,12 @@ def _wants_doubling(choose: Choose, runner) -> bool:
 
 
 def _run_loop(loop: Loop, runner, progress) -> None:
+    looping = getattr(runner, "looping", None)  # a runner's setup for a whole loop
+    with looping(loop) if looping else contextlib.nullcontext():
+        _iterate(loop, runner, progress)
+
+
+def _iterate(loop: Loop, runner, progress) -> None:
     started = time.perf_counter()
     counts: dict = {}
     iteration = 0

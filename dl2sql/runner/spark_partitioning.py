@@ -5,7 +5,8 @@ The plan names a partition key for the tables of recursive strata
 tells Spark's planner how its rows are spread, and the joins, deduplications and set
 differences of the next steps read it without a shuffle. Two session settings decide
 whether Spark can use that, and they matter only while a query is *planned* (a
-checkpoint is planned when it is taken, lazy or not), so they are set just for that:
+checkpoint is planned when it is taken, lazy or not), so they are set just for that
+(for a whole loop, or for one statement outside loops):
 
 - adaptive query execution off: an adaptive plan reports its partitioning as unknown,
   so its checkpoint forgets it (and a loop step's partitions are few and even);
@@ -15,11 +16,25 @@ checkpoint is planned when it is taken, lazy or not), so they are set just for t
 
 The previous values are put back afterwards, so the user's own queries in the same
 session plan as before.
+
+A checkpoint keeps its partitioning where a query reads it twice (Spark then gives
+one of the two reads fresh attributes) only if the attributes of its partitioning are
+exactly those of its output. A SQL query's output attributes are not always those of
+its physical plan (the optimizer drops aliases such as ``x AS x``), so stored query
+results are renamed to temporary names and back in the SQL itself
+(:meth:`CoPartitioner.stored_query`); a union of stored pieces needs no renaming.
+
+Every PySpark call costs round trips to the JVM (a ``Column`` or a list argument
+several), and a loop step runs many: what can be done in a query's SQL is done there,
+and the settings are switched once per loop. A loop step on a 200-node chain went from
+~137 round trips to ~50 (docs/performance.md, run 11).
 """
 from __future__ import annotations
 
 import contextlib
 from typing import Optional
+
+from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
 
@@ -44,28 +59,24 @@ class CoPartitioner:
         self.spark = spark
         self.partitions = partitions
         self._saved: Optional[dict[str, Optional[str]]] = None
+        self._held = False  # the settings stay applied for a whole loop
+        self._keys: dict[str, list] = {}  # table name -> key Columns, built once
 
     def wants(self, table: Table) -> bool:
         """Whether ``table`` is kept partitioned."""
         return bool(table.partition_by) and self.partitions > 0
 
+    # -- DataFrames loaded from outside ------------------------------------------------
     def prepare(self, table: Table, df):
         """``df`` hash-partitioned on ``table``'s key, ready to be checkpointed, its
         columns under temporary names (:meth:`finish` restores them).
 
-        The repartition is free when ``df`` is partitioned so already (Spark drops a
-        repartition its input satisfies). The renaming is what makes the checkpoint
-        keep its partitioning where a query reads it twice, or next to a table with
-        an attribute of the same id: Spark then re-instantiates the checkpoint and
-        carries its partitioning over only if its attributes are exactly those of
-        its output, and a SQL query's output attributes carry the qualifiers of its
-        subqueries (``n.x``) while its partitioning carries others (``t1.x``).
-        Renamed, both are the same fresh unqualified attributes."""
+        For inputs, stored once; loop statements use :meth:`stored_query`."""
         if not self.wants(table):
             return df
         from pyspark.sql import functions as F
 
-        temporary = [_TEMPORARY + str(i) for i in range(len(table.columns))]
+        temporary = _temporary_names(table)
         index = {c.name: i for i, c in enumerate(table.columns)}
         keys = [F.col(temporary[index[k]]) for k in table.partition_by]
         return df.toDF(*temporary).repartition(self.partitions, *keys)
@@ -76,12 +87,68 @@ class CoPartitioner:
             return checkpoint
         return checkpoint.toDF(*[c.name for c in table.columns])
 
-    @contextlib.contextmanager
+    # -- loop statements ---------------------------------------------------------------
+    def stored_query(self, table: Table, query: exp.Expression) -> exp.Expression:
+        """``query``, whose result is to be stored as ``table``, renamed to temporary
+        column names and back, hash-partitioned on the key after each renaming
+        (``REPARTITION`` hints, free where the rows are partitioned so already: the
+        plan's queries for partitioned tables distribute their rows on the key). The
+        inner repartition keeps the optimizer from merging the two renamings into
+        ``x AS x``, which it would drop as redundant."""
+        if not self.wants(table):
+            return query
+        names = [c.name for c in table.columns]
+        temporary = _temporary_names(table)
+        index = {n: i for i, n in enumerate(names)}
+        inner = _renamed(query, names, temporary, "stored")
+        self._hint_repartition(inner, [temporary[index[k]] for k in table.partition_by])
+        outer = _renamed(inner, temporary, names, "renamed")
+        self._hint_repartition(outer, list(table.partition_by))
+        return outer
+
+    def _hint_repartition(self, select: exp.Select, columns) -> None:
+        select.set("hint", exp.Hint(expressions=[exp.Anonymous(this="REPARTITION", expressions=[
+            exp.Literal.number(self.partitions), *[exp.column(c, quoted=True) for c in columns]])]))
+
+    def repartition(self, table: Table, df):
+        """``df``, a union of pieces stored for ``table``, hash-partitioned on
+        ``table``'s key (free: a union of co-partitioned pieces keeps their
+        partitioning). A piece's columns are the same attributes in its logical and
+        its physical plan, so no renaming is needed."""
+        if not self.wants(table):
+            return df
+        keys = self._keys.get(table.name)
+        if keys is None:
+            from pyspark.sql import functions as F
+
+            keys = self._keys[table.name] = [F.col(k) for k in table.partition_by]
+        return df.repartition(self.partitions, *keys)
+
+    # -- session settings --------------------------------------------------------------
     def planning(self, table: Table):
         """Plan (checkpoint) ``table`` inside this block with the settings above."""
-        if not self.wants(table):
-            yield
-            return
+        if self._held or not self.wants(table):
+            return contextlib.nullcontext()
+        return self._applied()
+
+    def holding(self, tables):
+        """Keep the settings applied inside this block (a loop) if any of ``tables``
+        is kept partitioned, so that its statements plan without switching them."""
+        if self._held or not any(self.wants(t) for t in tables):
+            return contextlib.nullcontext()
+        return self._holding()
+
+    @contextlib.contextmanager
+    def _holding(self):
+        with self._applied():
+            self._held = True
+            try:
+                yield
+            finally:
+                self._held = False
+
+    @contextlib.contextmanager
+    def _applied(self):
         conf = self.spark.conf
         changed = []  # the settings changed here, and only those, are put back after
         try:
@@ -101,3 +168,16 @@ class CoPartitioner:
                     conf.unset(k)
                 else:
                     conf.set(k, v)
+
+
+def _temporary_names(table: Table) -> list[str]:
+    return [_TEMPORARY + str(i) for i in range(len(table.columns))]
+
+
+def _renamed(query: exp.Expression, names, new_names, alias: str) -> exp.Select:
+    """``SELECT n AS new, ... FROM (query) AS alias``."""
+    return exp.select(*[
+        exp.alias_(exp.column(n, quoted=True), new, quoted=True)
+        for n, new in zip(names, new_names)
+    ]).from_(exp.Subquery(this=query.copy(), alias=exp.TableAlias(
+        this=exp.to_identifier(alias, quoted=True))))

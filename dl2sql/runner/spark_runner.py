@@ -280,7 +280,7 @@ class SparkRunner:
         self._appends: dict[str, int] = {}
         self._widths: dict[str, int] = {}  # estimated bytes per row, by table
         self._views: dict[str, Any] = {}  # table -> the DataFrame its temp view shows
-        self._queries: dict[int, tuple] = {}  # id(query) -> (query, (sql, names))
+        self._queries: dict[tuple, tuple] = {}  # see _printed
         self._row_count = None  # the observed metric, see _checkpoint_counted
         self.co = CoPartitioner(spark, self.partitions)  # the plan's partition keys
 
@@ -290,15 +290,20 @@ class SparkRunner:
         same plan statements hundreds of times)."""
         return self._printed(query)[0]
 
-    def _printed(self, query: exp.Expression) -> tuple[str, frozenset]:
+    def _printed(self, query: exp.Expression, stored: Optional[Table] = None,
+                 ) -> tuple[str, frozenset]:
         """``query``'s Spark SQL and the table names it reads, cached by identity
-        (plan statements are immutable and live as long as the plan)."""
-        hit = self._queries.get(id(query))
+        (plan statements are immutable and live as long as the plan); with ``stored``,
+        the SQL that stores its result as that table (:meth:`CoPartitioner.stored_query`)."""
+        wrapped = stored is not None and self.co.wants(stored)
+        key = (id(query), wrapped)
+        hit = self._queries.get(key)
         if hit is not None and hit[0] is query:
             return hit[1]
         names = frozenset(t.name for t in query.find_all(exp.Table))
-        printed = (query.sql(dialect=self.dialect), names)
-        self._queries[id(query)] = (query, printed)
+        sql = (self.co.stored_query(stored, query) if wrapped else query).sql(dialect=self.dialect)
+        printed = (sql, names)
+        self._queries[key] = (query, printed)
         return printed
 
     def _register_views(self, names) -> None:
@@ -389,6 +394,11 @@ class SparkRunner:
             return 1
         return self.steps_per_check
 
+    def looping(self, loop: Loop):
+        """Context of a whole ``loop``: its partitioned tables are planned with the
+        co-partitioning settings applied once for the loop, not once per statement."""
+        return self.co.holding([s.target for s in loop.body if isinstance(s, Materialize)])
+
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:
         """Create ``table`` from normalised ``rows`` and checkpoint it, so that the
@@ -419,16 +429,16 @@ class SparkRunner:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
         chooses the join hints); it is returned only with ``count``."""
-        text, names = self._printed(query)
+        text, names = self._printed(query, table)
         self._register_views(names)
         with self.co.planning(table):
-            df = self.co.prepare(table, self.spark.sql(text))
+            df = self.spark.sql(text)  # partitioned by CoPartitioner.stored_query
             if not count and self.lazy_uncounted:
                 # no action now: the next action that reads the table fills the checkpoint
-                self._set(table, self.co.finish(table, df.localCheckpoint(eager=False)), None)
+                self._set(table, df.localCheckpoint(eager=False), None)
                 return None
             ck, n = self._checkpoint_counted(df)
-        self._set(table, self.co.finish(table, ck), n)
+        self._set(table, ck, n)
         return n if count else None
 
     def append(self, target: Table, source: Table) -> None:
@@ -436,7 +446,7 @@ class SparkRunner:
         action that reads ``target`` writes it)."""
         df = self.tables[target.name].unionByName(self.tables[source.name])
         # co-partitioned pieces union into as many partitions as each has
-        df = self.co.prepare(target, df) if self.co.wants(target) else self._bounded(df)
+        df = self.co.repartition(target, df) if self.co.wants(target) else self._bounded(df)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
         self._appends[target.name] = n = self._appends.get(target.name, 0) + 1
         # A lazy checkpoint keeps its parents until a job fills it; in a long loop
@@ -444,7 +454,7 @@ class SparkRunner:
         # (seen at ~700 iterations), so every EAGER_EVERY appends one is written now.
         eager = n % self.EAGER_EVERY == 0
         with self.co.planning(target):
-            ck = self.co.finish(target, df.localCheckpoint(eager=eager))
+            ck = df.localCheckpoint(eager=eager)
         self._set(target, ck, None if a is None or b is None else a + b)
         if eager:
             self.actions += 1

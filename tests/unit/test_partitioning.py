@@ -2,6 +2,7 @@
 keeps its loop tables partitioned on them."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -195,3 +196,83 @@ def test_spark_partition_count_does_not_change_results(spark, partitions):
     runner.co.partitions = partitions  # 0: off; 3: not the session's shuffle partitions
     execute(plan, runner, {"Edge": edges})
     assert sorted(runner.fetch(plan.relations["Path"])) == sorted(closure(edges))
+
+
+def _shuffles_of_self_joins(spark, runner, tables) -> dict[str, list[str]]:
+    """The shuffles Spark plans for joining each of ``tables`` with itself on its key."""
+    saved = spark.conf.get("spark.sql.autoBroadcastJoinThreshold")
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "-1")
+    try:
+        found = {}
+        for table in tables:
+            runner._register_views([table.name])
+            key = table.partition_by[0]
+            query = (f"SELECT a.* FROM `{table.name}` AS a JOIN `{table.name}` AS b "
+                     f"ON a.`{key}` = b.`{key}`")
+            with runner.co.planning(table):
+                physical = spark.sql(query)._jdf.queryExecution().executedPlan().toString()
+            found[table.name] = re.findall(r"Exchange (\w+)", physical)
+        return found
+    finally:
+        spark.conf.set("spark.sql.autoBroadcastJoinThreshold", saved)
+
+
+def test_spark_partitioning_survives_a_table_read_twice(spark):
+    """A self-join re-instantiates one side's checkpoint with fresh attributes; its
+    partitioning must follow them, for a table stored from a query (the delta) and for
+    one stored from unions (the relation). Checked in the middle of a loop, where
+    the delta's columns are still those of the query that made it."""
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    program = compile_source(TC)
+    plan = program.plan_for("spark")
+    loop = loop_of(plan)
+    new = next(s.target for s in loop.body if isinstance(s, Materialize))
+    checked = [dataclasses.replace(new, name=n)
+               for n in ("Path", "Path__delta")]
+    found = []
+
+    class Checking(SparkRunner):
+        closure_by_doubling = False
+
+        def materialize(self, table, query, count):
+            if table.name == new.name and self._appends.get("Path") == 2:
+                found.append(_shuffles_of_self_joins(spark, self, checked))
+            return super().materialize(table, query, count)
+
+    execute(plan, Checking(spark), {"Edge": [(i, i + 1) for i in range(6)]})
+    assert found == [{"Path": [], "Path__delta": []}]
+
+
+def test_spark_loop_switches_the_settings_once(spark):
+    """The co-partitioning settings are applied once per loop, not once per step."""
+    from types import SimpleNamespace
+
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    plan = compile_source(TC).plan_for("spark")
+
+    class CountingConf:
+        def __init__(self, conf):
+            self.conf, self.sets = conf, 0
+
+        def get(self, *args):
+            return self.conf.get(*args)
+
+        def set(self, key, value):
+            self.sets += 1
+            self.conf.set(key, value)
+
+        def unset(self, key):
+            self.sets += 1
+            self.conf.unset(key)
+
+    def switches(length: int) -> int:
+        runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+        conf = CountingConf(spark.conf)
+        runner.co.spark = SimpleNamespace(conf=conf)
+        execute(plan, runner, {"Edge": [(i, i + 1) for i in range(length)]})
+        assert len(runner.fetch(plan.relations["Path"])) == length * (length + 1) // 2
+        return conf.sets
+
+    assert switches(3) == switches(12) > 0
