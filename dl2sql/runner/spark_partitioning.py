@@ -19,9 +19,10 @@ session plan as before.
 
 A checkpoint keeps its partitioning where a query reads it twice (Spark then gives
 one of the two reads fresh attributes) only if the attributes of its partitioning are
-exactly those of its output. A SQL query's output attributes are not always those of
-its physical plan (the optimizer drops aliases such as ``x AS x``), so stored query
-results are renamed to temporary names and back in the SQL itself
+exactly those of its output. A SQL query's are not (they carry other qualifiers, and
+the optimizer drops an alias such as ``x AS x``, after which the logical and the
+physical plan name different attributes), so stored query results are renamed to
+temporary names and back in the SQL itself
 (:meth:`CoPartitioner.stored_query`); a union of stored pieces needs no renaming.
 
 Every PySpark call costs round trips to the JVM (a ``Column`` or a list argument
