@@ -290,9 +290,8 @@ class SparkRunner:
         same plan statements hundreds of times)."""
         return self._printed(query)[0]
 
-    def _printed(self, query: exp.Expression, stored: Optional[Table] = None,
-                 ) -> tuple[str, frozenset]:
-        """``query``'s Spark SQL and the table names it reads, cached by identity
+    def _printed(self, query: exp.Expression, stored: Optional[Table] = None):
+        """``query``'s Spark SQL and the table names it reads (a tuple), cached by identity
         (plan statements are immutable and live as long as the plan); with ``stored``,
         the SQL that stores its result as that table (:meth:`CoPartitioner.stored_query`)."""
         wrapped = stored is not None and self.co.wants(stored)
@@ -302,9 +301,8 @@ class SparkRunner:
             return hit[1]
         names = frozenset(t.name for t in query.find_all(exp.Table))
         sql = (self.co.stored_query(stored, query) if wrapped else query).sql(dialect=self.dialect)
-        printed = (sql, names)
-        self._queries[key] = (query, printed)
-        return printed
+        self._queries[key] = (query, (sql, names))
+        return sql, names
 
     def _register_views(self, names) -> None:
         """Register the temp views a query reads, where the table changed since.
