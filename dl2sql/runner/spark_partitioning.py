@@ -77,10 +77,8 @@ class CoPartitioner:
             return df
         from pyspark.sql import functions as F
 
-        temporary = _temporary_names(table)
-        index = {c.name: i for i, c in enumerate(table.columns)}
-        keys = [F.col(temporary[index[k]]) for k in table.partition_by]
-        return df.toDF(*temporary).repartition(self.partitions, *keys)
+        keys = [F.col(k) for k in _temporary_key(table)]
+        return df.toDF(*_temporary_names(table)).repartition(self.partitions, *keys)
 
     def finish(self, table: Table, checkpoint):
         """A checkpoint of :meth:`prepare`'s result, under ``table``'s column names."""
@@ -100,9 +98,8 @@ class CoPartitioner:
             return query
         names = [c.name for c in table.columns]
         temporary = _temporary_names(table)
-        index = {n: i for i, n in enumerate(names)}
         inner = _renamed(query, names, temporary, "stored")
-        self._hint_repartition(inner, [temporary[index[k]] for k in table.partition_by])
+        self._hint_repartition(inner, _temporary_key(table))
         outer = _renamed(inner, temporary, names, "renamed")
         self._hint_repartition(outer, list(table.partition_by))
         return outer
@@ -132,15 +129,13 @@ class CoPartitioner:
             return contextlib.nullcontext()
         return self._applied()
 
-    def holding(self, tables):
-        """Keep the settings applied inside this block (a loop) if any of ``tables``
-        is kept partitioned, so that its statements plan without switching them."""
-        if self._held or not any(self.wants(t) for t in tables):
-            return contextlib.nullcontext()
-        return self._holding()
-
     @contextlib.contextmanager
-    def _holding(self):
+    def holding(self):
+        """Keep the settings applied inside this block (a loop whose tables are kept
+        partitioned), so that its statements plan without switching them."""
+        if self._held:
+            yield
+            return
         with self._applied():
             self._held = True
             try:
@@ -173,6 +168,12 @@ class CoPartitioner:
 
 def _temporary_names(table: Table) -> list[str]:
     return [_TEMPORARY + str(i) for i in range(len(table.columns))]
+
+
+def _temporary_key(table: Table) -> list[str]:
+    """The temporary names of ``table``'s key columns."""
+    position = {c.name: i for i, c in enumerate(table.columns)}
+    return [_TEMPORARY + str(position[k]) for k in table.partition_by]
 
 
 def _renamed(query: exp.Expression, names, new_names, alias: str) -> exp.Select:

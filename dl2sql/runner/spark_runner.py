@@ -24,6 +24,7 @@ Only SQL, the DataFrame API, ``localCheckpoint`` and ``observe`` are used here (
 """
 from __future__ import annotations
 
+import contextlib
 import decimal
 import os
 import re
@@ -384,18 +385,19 @@ class SparkRunner:
         ck = df.localCheckpoint(eager=False)
         return ck, ck.count()  # the count computes and stores the checkpoint
 
+    def _partitioned(self, loop: Loop) -> bool:  # does the loop keep a table partitioned?
+        return any(isinstance(s, Materialize) and self.co.wants(s.target) for s in loop.body)
+
     def steps_for(self, loop: Loop) -> int:
         """Semi-naive steps per termination test in ``loop``: ``steps_per_check``, or 1
         where the loop's tables are kept partitioned (unless ``fuse_partitioned``)."""
-        if not self.fuse_partitioned and any(
-                isinstance(s, Materialize) and self.co.wants(s.target) for s in loop.body):
+        if not self.fuse_partitioned and self._partitioned(loop):
             return 1
         return self.steps_per_check
 
     def looping(self, loop: Loop):
-        """Context of a whole ``loop``: its partitioned tables are planned with the
-        co-partitioning settings applied once for the loop, not once per statement."""
-        return self.co.holding([s.target for s in loop.body if isinstance(s, Materialize)])
+        """Context of a whole ``loop``: co-partitioning settings applied once for it."""
+        return self.co.holding() if self._partitioned(loop) else contextlib.nullcontext()
 
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:
