@@ -113,7 +113,8 @@ def main(argv=None) -> int:
     import duckdb
 
     from dl2sql.runner.duckdb_runner import DuckDBRunner
-    from dl2sql.runner.spark_runner import SparkRunner, get_spark
+    from dl2sql.runner.spark_runner import SparkRunner
+    from dl2sql.runner.spark_session import get_spark
 
     spark = get_spark(args.master)
     edges = chain(args.n)

@@ -112,7 +112,7 @@ def main(argv=None) -> int:
 
     spark = None
     if not args.no_spark:
-        from dl2sql.runner.spark_runner import get_spark
+        from dl2sql.runner.spark_session import get_spark
 
         spark = get_spark(args.master)
     all_work = workloads(args.quick)

@@ -1,8 +1,34 @@
 """dl2sql: Differential Datalog compiled to SQL, run on Spark or DuckDB.
 
 The Python API is :func:`compile` and :class:`Program` (see :mod:`dl2sql.api`).
-"""
-from dl2sql.api import Program, compile
-from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure
 
-__all__ = ["compile", "Program", "CompileError", "InputError", "RuntimeFailure"]
+The names below are loaded when first used, not when the package is imported:
+Spark's Python workers import ``dl2sql.runtime`` to run a program's Python UDFs,
+and must not need the compiler (or sqlglot and lark) for that.
+"""
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "compile": "dl2sql.api",
+    "Program": "dl2sql.api",
+    "CompileError": "dl2sql.diagnostics",
+    "InputError": "dl2sql.diagnostics",
+    "RuntimeFailure": "dl2sql.diagnostics",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dl2sql' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -13,6 +13,7 @@ any other input relation is empty. Outputs come back as DataFrames of the engine
 from __future__ import annotations
 
 import builtins
+import weakref
 from pathlib import Path
 from typing import Optional
 
@@ -47,6 +48,10 @@ class Program:
         self.extern = extern
         bind_externs(compiled, extern)  # a missing binding is an error now, not at run
         self.last_runner = None
+        # the runners of this program's runs still alive, closed by close(); a runner the
+        # caller no longer reaches goes with its tables (reliable checkpoint files stay
+        # until the end of the process, see dl2sql.runner.spark_checkpoints)
+        self._runners = weakref.WeakSet()
 
     @property
     def inputs(self) -> list[str]:
@@ -95,17 +100,42 @@ class Program:
 
     # ------------------------------------------------------------------ running
     def run(self, spark=None, inputs: Optional[dict] = None, engine: str = "spark",
-            master: Optional[str] = None, progress=None, con=None) -> dict:
+            master: Optional[str] = None, progress=None, con=None,
+            checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None) -> dict:
         """Evaluate the program; the output relations by name.
 
         On Spark (the default) ``spark`` is used as it is — any master, a cluster
         included — and a local session is started only when it is None; outputs are
-        Spark DataFrames. With ``engine="duckdb"`` outputs are DuckDB relations
-        (``.df()`` gives pandas) on ``con`` or a fresh in-memory database."""
-        runner = self._runner(engine, spark, master, con)
+        Spark DataFrames, computed before this returns. On a cluster, loops survive lost
+        executors when a checkpoint directory is known: ``checkpoint_dir`` (a directory
+        every node can reach), else the session's ``spark.checkpoint.dir``. Loop tables
+        have ``partitions`` hash partitions (default: the session's parallelism). With
+        ``engine="duckdb"`` outputs are DuckDB relations (``.df()`` gives pandas) on
+        ``con`` or a fresh in-memory database.
+
+        Outputs stay readable until :meth:`close`, or as long as the caller holds them
+        (reliable checkpoint files: until the end of the process at the latest)."""
+        runner = self._runner(engine, spark, master, con, checkpoint_dir, partitions)
+        self._runners.add(runner)
         self._evaluate(runner, inputs or {}, progress)
         plan = self.compiled.plan_for(runner.dialect)
-        return {rel: self._frame(runner, plan.relations[rel]) for rel in self.outputs}
+        outputs = [plan.relations[rel] for rel in self.outputs]
+        runner.retain(outputs)  # intermediate relations: memory and files freed now
+        return {rel: self._frame(runner, table) for rel, table in zip(self.outputs, outputs)}
+
+    def close(self) -> None:
+        """Free what the runs of this program hold: stored tables and checkpoint files.
+        Output DataFrames of earlier runs cannot be read afterwards."""
+        for runner in list(self._runners):
+            runner.close()
+        self._runners.clear()
+        self.last_runner = None
+
+    def __enter__(self) -> "Program":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def register_views(self, spark=None, prefix: str = "", inputs: Optional[dict] = None,
                        master: Optional[str] = None) -> dict[str, str]:
@@ -120,11 +150,13 @@ class Program:
             views[rel] = name
         return views
 
-    def _runner(self, engine: str, spark, master, con):
+    def _runner(self, engine: str, spark, master, con, checkpoint_dir=None, partitions=None):
         if engine == "spark":
-            from dl2sql.runner.spark_runner import SparkRunner, get_spark
+            from dl2sql.runner.spark_runner import SparkRunner
+            from dl2sql.runner.spark_session import get_spark
 
-            return SparkRunner(spark if spark is not None else get_spark(master))
+            return SparkRunner(spark if spark is not None else get_spark(master),
+                               partitions=partitions, checkpoint_dir=checkpoint_dir)
         if engine == "duckdb":
             from dl2sql.runner.duckdb_runner import DuckDBRunner
 
@@ -135,7 +167,9 @@ class Program:
         from dl2sql.evaluate import Evaluator
 
         bound = self.bind_inputs(inputs, runner.dialect)
-        Evaluator(self.compiled, runner, progress, self.extern).run(bound)
+        # outputs computed now: errors surface in this call, and the caller's later
+        # actions only read stored results
+        Evaluator(self.compiled, runner, progress, self.extern).run(bound, tuple(self.outputs))
         self.last_runner = runner
 
     def bind_inputs(self, inputs: dict, dialect: str) -> dict:
@@ -191,7 +225,7 @@ class RowsInput:
 
     def load_into(self, runner, table) -> None:
         """Convert the rows to the table's columns and load them."""
-        from dl2sql.runner.convert import to_sql
+        from dl2sql.runtime.convert import to_sql
 
         env = self.compiled.type_env
         columns = self.compiled.layouts[self.relation].columns

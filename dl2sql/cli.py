@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
+import warnings
 from typing import Optional
 
-from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure
+from dl2sql.diagnostics import CompileError, Dl2sqlWarning, InputError, RuntimeFailure
 
 ENGINES = ("duckdb", "spark")
 
@@ -32,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("program")
     r.add_argument("--engine", choices=ENGINES, default="duckdb")
     r.add_argument("--master", default=None, help="Spark master URL (default local[*])")
+    _spark_options(r)
     r.add_argument("--no-init-snapshot", action="store_true")
     r.add_argument("--commands", default=None, help="read commands from this file "
                                                     "instead of stdin")
@@ -42,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     u.add_argument("program")
     u.add_argument("--engine", choices=ENGINES, default="spark")
     u.add_argument("--master", default=None, help="Spark master URL (default local[*])")
+    _spark_options(u)
     u.add_argument("--input", required=True, metavar="DIR",
                    help="directory of input files: RELATION.csv|.json|.parquet")
     u.add_argument("--output", required=True, metavar="DIR",
@@ -57,10 +60,20 @@ def _parser() -> argparse.ArgumentParser:
     k = sub.add_parser("check", help="replay on Spark and DuckDB and report differences")
     k.add_argument("program")
     k.add_argument("--master", default=None)
+    _spark_options(k)
     k.add_argument("--no-init-snapshot", action="store_true")
     k.add_argument("--commands", default=None)
     _common(k)
     return p
+
+
+def _spark_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--checkpoint-dir", default=None, metavar="DIR",
+                   help="on a cluster, write loop checkpoints under DIR (a directory every "
+                        "node can reach: hdfs://..., s3a://...) so that a lost executor does "
+                        "not fail the run; default: the session's spark.checkpoint.dir")
+    p.add_argument("--partitions", type=int, default=None, metavar="N",
+                   help="hash partitions of loop tables (default: the session's cores)")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -72,20 +85,38 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="Python file defining the program's extern functions (by name)")
 
 
-def make_runner(engine: str, master: Optional[str] = None):
-    """A runner for ``engine`` ("duckdb" or "spark")."""
+def make_runner(engine: str, args=None):
+    """A runner for ``engine`` ("duckdb" or "spark") with the Spark options in ``args``
+    (``--master``, ``--checkpoint-dir``, ``--partitions``)."""
     if engine == "duckdb":
         from dl2sql.runner.duckdb_runner import DuckDBRunner
 
         return DuckDBRunner()
-    from dl2sql.runner.spark_runner import SparkRunner, get_spark
+    from dl2sql.runner.spark_runner import SparkRunner
+    from dl2sql.runner.spark_session import get_spark
 
-    return SparkRunner(get_spark(master))
+    return SparkRunner(get_spark(getattr(args, "master", None)),
+                       partitions=getattr(args, "partitions", None),
+                       checkpoint_dir=getattr(args, "checkpoint_dir", None))
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Entry point of the ``dl2sql`` console script; returns the exit code."""
     args = _parser().parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", Dl2sqlWarning)
+        warnings.showwarning = _show_warning
+        return _main(args)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if issubclass(category, Dl2sqlWarning):
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def _main(args) -> int:
     try:
         return _dispatch(args)
     except CompileError as e:
@@ -118,14 +149,19 @@ def _dispatch(args) -> int:
     commands, name = _read_commands(args)
     externs = load_externs(args.externs)
     if args.command == "replay":
-        return _replay(program, args.engine, args.master, commands, name,
+        return _replay(program, args.engine, args, commands, name,
                        not args.no_init_snapshot, sys.stdout, sys.stderr, externs)
     from dl2sql.evaluate import replay_program
 
-    outputs = {engine: replay_program(program, make_runner(engine, args.master), commands,
-                                      init_snapshot=not args.no_init_snapshot, filename=name,
-                                      externs=externs)
-               for engine in ENGINES}
+    outputs = {}
+    for engine in ENGINES:
+        runner = make_runner(engine, args)
+        try:
+            outputs[engine] = replay_program(program, runner, commands,
+                                             init_snapshot=not args.no_init_snapshot,
+                                             filename=name, externs=externs)
+        finally:
+            runner.close()
     return _report_check(outputs)
 
 
@@ -157,13 +193,17 @@ def load_externs(path: Optional[str]) -> dict:
             inspect.isbuiltin(f)}
 
 
-def _replay(program, engine, master, commands, name, init_snapshot, out, err,
+def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
     from dl2sql.evaluate import Evaluator
     from dl2sql.replay.session import replay
 
-    evaluator = Evaluator(program, make_runner(engine, master), externs=externs)
-    return replay(evaluator, commands, out, err, init_snapshot=init_snapshot, filename=name)
+    runner = make_runner(engine, args)
+    try:
+        return replay(Evaluator(program, runner, externs=externs), commands, out, err,
+                      init_snapshot=init_snapshot, filename=name)
+    finally:
+        runner.close()
 
 
 def _report_check(outputs: dict) -> int:

@@ -79,6 +79,11 @@ class CompileError(Exception):
         return "\n".join(d.render() for d in self.diagnostics)
 
 
+class Dl2sqlWarning(UserWarning):
+    """Something the user should know that does not stop the run (the CLI prints it as
+    ``warning: ...``)."""
+
+
 class RuntimeFailure(Exception):
     """An error while running a program (bad input row, overflow, division by zero)."""
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from dl2sql.compiler import CompiledProgram
-from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.plan.interpret import execute
-from dl2sql.runner.convert import record_to_row, row_to_record
+from dl2sql.runner.errors import engine_errors
+from dl2sql.runtime.convert import record_to_row, row_to_record
 
 
 class Evaluator:
@@ -26,7 +26,8 @@ class Evaluator:
         """Register the plan's Python UDFs on the runner (once per runner)."""
         if not plan.functions:
             return
-        from dl2sql.interp import Interpreter, make_udf
+        from dl2sql.interp import Interpreter
+        from dl2sql.runtime.udf import Udf
         from dl2sql.sqlgen.types import sql_type
 
         env = self.type_env
@@ -38,7 +39,8 @@ class Evaluator:
         for spec in plan.functions:
             if spec.name in self._registered:
                 continue
-            fn = make_udf(interp, spec.func, spec.targs, spec.params, spec.ret, env)
+            fn = Udf(interp, spec.func, spec.targs, spec.params, spec.ret, env,
+                     udf_origin(spec))
             self.runner.register_function(spec.name, fn,
                                           [sql_type(p, env) for p in spec.params],
                                           sql_type(spec.ret, env))
@@ -48,57 +50,46 @@ class Evaluator:
         """Contents of every non-input relation (or of ``relations``) given the full
         contents of the input relations."""
         p, env = self.program, self.type_env
-        self.run({rel: [record_to_row(p.layouts[rel], v, env) for v in inputs.get(rel, ())]
-                  for rel in p.input_relations()})
-        plan = p.plan_for(self.runner.dialect)
-        wanted = relations if relations is not None else [
-            r for r, i in p.relations.items() if i.role != "input"]
-        out = {}
-        for rel in wanted:
-            fetched = self.runner.fetch(plan.relations[rel])
-            out[rel] = {row_to_record(p.layouts[rel], row, env) for row in fetched}
+        with self.runner.running(), engine_errors():
+            self.run({rel: [record_to_row(p.layouts[rel], v, env)
+                            for v in inputs.get(rel, ())] for rel in p.input_relations()})
+            plan = p.plan_for(self.runner.dialect)
+            wanted = relations if relations is not None else [
+                r for r, i in p.relations.items() if i.role != "input"]
+            out = {}
+            for rel in wanted:
+                # lazily stored tables are computed here: engine errors can surface too
+                fetched = self.runner.fetch(plan.relations[rel])
+                out[rel] = {row_to_record(p.layouts[rel], row, env) for row in fetched}
         return out
 
-
-    def run(self, inputs: dict) -> None:
+    def run(self, inputs: dict, computed: tuple[str, ...] = ()) -> None:
         """Run the plan; ``inputs`` maps input relations to normalised rows or to
-        loaders (``load_into(runner, table)``). Results stay in the runner's tables."""
+        loaders (``load_into(runner, table)``). Results stay in the runner's tables;
+        the relations ``computed`` are computed before this returns, also on an engine
+        that stores results lazily (so that their failures are raised here)."""
         plan = self.program.plan_for(self.runner.dialect)
-        self._register_udfs(plan)
-        tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
-        try:
+        with self.runner.running(), engine_errors():
+            self._register_udfs(plan)
+            tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
             execute(plan, self.runner, tables, self.progress)
-        except (RuntimeFailure, InputError):
-            raise
-        except Exception as e:  # engine errors: overflow, division by zero, ...
-            raise RuntimeFailure(_engine_message(e)) from e
+            self.runner.compute([plan.relations[rel] for rel in computed])
+
+
+def udf_origin(spec) -> str:
+    """Where a UDF comes from, for its failure messages: the DDlog function (or "an
+    expression") and the rule that calls it."""
+    if spec.func.startswith("<"):
+        what = "an expression evaluated in Python"
+    else:
+        what = f"function `{spec.func.split('#', 1)[0]}`"
+    return what if spec.span is None else f"{what} in the rule at {spec.span}"
 
 
 def _input_table(plan, rel: str) -> str:
     names = {t.name for t in plan.inputs}
     full = plan.relations[rel].name
     return full if full in names else f"{full}__input"
-
-
-_KNOWN_FAILURES = (
-    (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
-     "division by zero"),
-    (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
-     "integer overflow: a result does not fit in DECIMAL(38,0), the storage of bigint "
-     "and of 64- and 128-bit integers (38 decimal digits)"),
-)
-
-
-def _engine_message(e: Exception) -> str:
-    """A readable message for an engine error, with the engine's own first line."""
-    text = str(e).strip().splitlines()
-    first = text[0] if text else type(e).__name__
-    if first.startswith("An error occurred while calling") and len(text) > 1:
-        first = text[1].lstrip(": ")
-    for needles, message in _KNOWN_FAILURES:
-        if any(n in str(e) for n in needles):
-            return f"{message} (engine: {first.strip()[:300]})"
-    return f"the engine failed while evaluating the program: {first[:300]}"
 
 
 def replay_program(program: CompiledProgram, runner, commands: str, *,

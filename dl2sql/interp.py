@@ -14,20 +14,17 @@ variables back when it is left — also when left by ``break``, ``continue`` or
 """
 from __future__ import annotations
 
-import sys
 from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.interp_ops import binary, cast, ddlog_equal, slice_bits, to_string, unary
 from dl2sql.types import typed as T
-from dl2sql.types.model import TRANSPARENT, REF, TNamed, Type, TypeEnv, default_value
+from dl2sql.types.model import TRANSPARENT, TNamed, Type, TypeEnv, default_value
+from dl2sql.runtime.udf import raise_recursion_limit
 from dl2sql.values import Record
 from udfs.std import STD
 from udfs.std_base import Ctx, Mut
 
-# Each DDlog call level costs several Python frames (eval → _TCall → _invoke → eval →
-# block → ...), so deep recursion (collatz, list walks) needs more than Python's default.
-_MIN_RECURSION_LIMIT = 20_000
 
 
 class _Return(Exception):
@@ -79,8 +76,7 @@ class Interpreter:
             T.TTupleGet, T.TIsCtor, T.TBin, T.TUn, T.TCast, T.TToString, T.TSlice, T.TIf,
             T.TMatch, T.TCall, T.TSeq, T.TLet, T.TAssign, T.TFor, T.TBreak, T.TContinue,
             T.TReturn, T.TClosure, T.TApply, T.TMapLit)}
-        if sys.getrecursionlimit() < _MIN_RECURSION_LIMIT:
-            sys.setrecursionlimit(_MIN_RECURSION_LIMIT)
+        raise_recursion_limit()  # deep DDlog recursion costs several frames per level
 
     # ------------------------------------------------------------------ calls
     def call(self, func: str, targs: tuple, args: list):
@@ -328,19 +324,3 @@ class Interpreter:
                     return False
             return True
         raise RuntimeFailure(f"unknown pattern `{type(p).__name__}`")
-
-
-def make_udf(interpreter: Interpreter, func: str, targs: tuple, param_types, ret_type,
-             env: TypeEnv) -> Callable:
-    """A function over normalised SQL values (the runner form of
-    :mod:`dl2sql.runner.base`) that converts them to runtime values, runs ``func``
-    and converts the result back — what ``Runner.register_function`` expects."""
-    from dl2sql.runner.convert import from_sql, to_sql
-
-    params = list(param_types)
-
-    def udf(*sql_args):
-        args = [from_sql(t, a, env) for t, a in zip(params, sql_args)]
-        return to_sql(ret_type, interpreter.call(func, targs, args), env)
-    udf.__name__ = f"udf_{func}"
-    return udf

@@ -30,7 +30,7 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     program = Program(compiled, externs)
     files = input_files(program, args.input)
     if args.engine == "spark":
-        from dl2sql.runner.spark_runner import get_spark
+        from dl2sql.runner.spark_session import get_spark
 
         spark, con = get_spark(args.master), None
     else:
@@ -38,20 +38,21 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     recorder = RecordingProgress()
     live = None if args.quiet else RichProgress()  # draws only on a terminal
     started = time.perf_counter()
-    if live is not None:
-        with live:
-            program.run(spark=spark, inputs=files, engine=args.engine, con=con,
-                        progress=_Both(live, recorder))
-    else:
-        program.run(spark=spark, inputs=files, engine=args.engine, con=con,
-                    progress=recorder)
-    written = write_outputs(program, program.last_runner, args.output, args.format)
+    options = dict(spark=spark, inputs=files, engine=args.engine, con=con,
+                   checkpoint_dir=args.checkpoint_dir, partitions=args.partitions)
+    with program:  # its checkpoint files go once the outputs are written
+        if live is not None:
+            with live:
+                program.run(progress=_Both(live, recorder), **options)
+        else:
+            program.run(progress=recorder, **options)
+        written = write_outputs(program, program.last_runner, args.output, args.format)
+        if args.explain:
+            explain(program, recorder, out)
     seconds = time.perf_counter() - started
     if not args.quiet:
         err.write(f"wrote {len(written)} output relation(s) to {args.output} "
                   f"in {seconds:.2f} s\n")
-    if args.explain:
-        explain(program, recorder, out)
     return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import struct
 
-from dl2sql.types.model import (TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.values import Record
 

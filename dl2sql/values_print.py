@@ -12,7 +12,7 @@ import struct
 import unicodedata
 from decimal import Decimal, localcontext
 
-from dl2sql.types.model import (TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.values import Record
 from dl2sql.values_order import normalize, to_f32

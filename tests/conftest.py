@@ -30,11 +30,40 @@ def spark():
     reason = _spark_unavailable()
     if reason:
         pytest.skip(f"Spark tests skipped: {reason}")
-    from dl2sql.runner.spark_runner import get_spark
+    from dl2sql.runner.spark_session import get_spark
 
     session = get_spark("local[2]")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    """A Spark standalone master with two one-core workers on 127.0.0.1, started from
+    pyspark's own ``bin/spark-class`` when a test first asks for it and shared by the
+    whole test run; everything it started is stopped at the end, failures or not."""
+    from cluster import StandaloneCluster, cluster_unavailable
+
+    reason = cluster_unavailable()
+    if reason:
+        pytest.skip(f"cluster tests skipped: {reason}")
+    standalone = StandaloneCluster(workers=2)
+    try:
+        yield standalone.start()
+    finally:
+        standalone.stop()
+
+
+@pytest.fixture(scope="session")
+def bare(tmp_path_factory):
+    """A Python interpreter of this version without pyspark, dl2sql or any other
+    third-party package: what the cluster's workers run."""
+    from cluster import bare_python, cluster_unavailable
+
+    reason = cluster_unavailable()
+    if reason:
+        pytest.skip(f"cluster tests skipped: {reason}")
+    return bare_python(tmp_path_factory.mktemp("bare"))
 
 
 @pytest.fixture(params=["duckdb", "spark"])

@@ -25,7 +25,7 @@ from dl2sql.cli import main
 from dl2sql.compiler import compile_file
 from dl2sql.emit import emit
 from dl2sql.evaluate import replay_program
-from dl2sql.runner.convert import row_to_record
+from dl2sql.runtime.convert import row_to_record
 from dl2sql.sqlgen.types import struct_slots
 from dl2sql.types.model import TBigInt, TBit, TBool, TSigned, TString, VEC, SET, TNamed
 from dl2sql.values_print import format_value

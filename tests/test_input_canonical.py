@@ -93,7 +93,8 @@ def test_values_are_canonical_and_equal_values_collapse(program, engine, tmp_pat
 
 
 BAD = [
-    ({"id": None}, "column `id` has no value (missing or NULL)"),
+    # a scalar column: the file's line is found (dl2sql.io.text_scan)
+    ({"id": None}, "S.jsonl:2: input relation `S`, column `id` (signed<64>): is null"),
     ({"s": {"tag": 1, "Rect_w": 5}}, "column `s` holds NULL or a tag that names no constructor"),
     ({"s": {"tag": 7}}, "column `s` holds NULL or a tag"),
     ({"tags": ["a", None]}, "column `tags` holds NULL"),
@@ -110,9 +111,10 @@ def test_values_without_canonical_form_are_input_errors(program, engine, tmp_pat
     with pytest.raises(InputError) as info:
         _run(program, engine, {"S": _write(tmp_path, [GOOD[0], row])})
     text = str(info.value)
-    assert text.startswith("input relation `S`: ")
     assert message in text
-    assert " in value " in text or "has no value" in message  # the value is shown
+    if "S.jsonl:" not in message:  # structured values: the engines' checks
+        assert text.startswith("input relation `S`: ")
+        assert " in value " in text  # the value is shown
 
 
 def test_identical_map_entries_are_one_entry(program, engine, tmp_path):

@@ -9,13 +9,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 import dl2sql
+from children import run_child
 
 PROGRAM = """
 typedef Kind = Plain | Tagged{label: string}
@@ -25,6 +24,11 @@ Path(x, y) :- Edge(x, y, _).
 Path(x, z) :- Path(x, y), Edge(y, z, _).
 output relation Labels(x: s64, label: string)
 Labels(x, "edge ${l}") :- Edge(x, _, Tagged{l}).
+// recursive: runs in dl2sql's interpreter as a Python UDF, which dl2sql ships to the
+// Connect session as an artifact
+function gcd(a: s64, b: s64): s64 { if (b == 0) { a } else { gcd(b, a % b) } }
+output relation G(x: s64, y: s64, g: s64)
+G(x, y, gcd(x, y)) :- Edge(x, y, _).
 """
 # a cycle of 12 nodes and a tail of 3: a loop of a dozen steps over partitioned tables;
 # kinds as the Spark schema holds them: (tag, Tagged_label)
@@ -45,13 +49,20 @@ CHILD = textwrap.dedent("""
                                   "x bigint, y bigint, kind struct<tag: bigint, Tagged_label: string>")
     out = program.run(spark=spark, inputs={"Edge": frame})
     runner = program.last_runner
+    from dl2sql.runner import spark_python
     print(json.dumps({
+        "runtime_shipped": sorted(kind for kind, _ in spark_python._ready),
         "connect": type(spark).__module__,
         "count_mode": runner.count_mode,
         "partitions": runner.co.partitions,
         "aqe_restored": spark.conf.get("spark.sql.adaptive.enabled") == aqe,
         "relations": {rel: sorted(list(r) for r in df.collect()) for rel, df in out.items()},
-    }))
+    }), flush=True)
+    # stop the local Connect server this session started, then leave at once: the
+    # server's and gRPC's threads can keep an interpreter from exiting
+    spark.stop()
+    import os
+    os._exit(0)
 """)
 
 
@@ -81,18 +92,20 @@ def test_program_on_spark_connect_agrees_with_duckdb(spark):
     if reason:
         pytest.skip(reason)
     # the shared classic session must exist first (the fixture); the child is separate
-    done = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps([PROGRAM, EDGES]),
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    code, stdout, stderr = run_child(CHILD, json.dumps([PROGRAM, EDGES]), timeout=300)
+    assert code == 0, stderr[-3000:]
+    report = json.loads(stdout.strip().splitlines()[-1])
     assert report["connect"].startswith("pyspark.sql.connect")
     # observed metrics do not arrive after a checkpoint on Connect: counted instead
     assert report["count_mode"] == "count"
     assert report["partitions"] == 2  # the loop kept its tables partitioned
     assert report["aqe_restored"]
+    # the runtime was sent as an artifact and a worker imported it (the probe passed)
+    assert report["runtime_shipped"] == ["connect"]
 
     program = dl2sql.compile(PROGRAM)
     expected = program.run(engine="duckdb", inputs={"Edge": _python_rows(EDGES)})
     for rel, relation in expected.items():
         assert report["relations"][rel] == sorted(list(r) for r in relation.fetchall()), rel
     assert len(report["relations"]["Path"]) == 12 * 12 + 14 + 13 + 12
+    assert [21, 22, 1] in report["relations"]["G"]

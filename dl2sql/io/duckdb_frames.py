@@ -6,9 +6,11 @@ from __future__ import annotations
 from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, first_line
+from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
 from dl2sql.sqlgen.canonical import input_failure, input_projection
 from dl2sql.sqlgen.dialects import DUCKDB
+from dl2sql.sqlgen.text_columns import csv_projection
 
 
 def _relation(con, relation: str, src, json_columns=None):
@@ -22,9 +24,11 @@ def _relation(con, relation: str, src, json_columns=None):
             if lower.endswith((".json", ".jsonl")):
                 return con.read_json(src, format="newline_delimited", columns=json_columns)
             if lower.endswith(".csv"):
-                # CSV has no types: read text and cast to the declared ones (DuckDB's
-                # guesses would turn a string column "030" into the number 30)
-                return con.read_csv(src, header=True, all_varchar=True)
+                # CSV has no types: read text and convert it by dl2sql's rules (DuckDB's
+                # guesses would turn a string column "030" into the number 30); RFC
+                # 4180 quoting, as on Spark
+                return con.read_csv(src, header=True, all_varchar=True, sep=",",
+                                    quotechar='"', escapechar='"')
             return con.table(src)
         if hasattr(src, "columns") and hasattr(src, "dtypes") and not hasattr(src, "types"):
             return con.from_df(src)  # pandas
@@ -75,39 +79,29 @@ class DuckDBInput:
         self.columns, self.env = columns, env
 
     def load_into(self, runner, table: Table) -> None:
-        """Create ``table`` from the source: each column cast to its type, then put in
-        canonical form (:mod:`dl2sql.sqlgen.canonical`), duplicates dropped."""
+        """Create ``table`` from the source: each column converted to its type (CSV
+        text by :mod:`dl2sql.sqlgen.text_columns`, anything else cast where lossless),
+        then put in canonical form (:mod:`dl2sql.sqlgen.canonical`), duplicates
+        dropped."""
         con = runner.con
-        rel = _relation(con, self.relation, self.source)
+        try:
+            rel = _relation(con, self.relation, self.source)
+        except InputError as e:
+            raise InputError(self._located() or str(e)) from None
         found = dict(zip(rel.columns, (str(t) for t in rel.types)))
         path = self.source.lower() if isinstance(self.source, str) else ""
-        from_csv = path.endswith(".csv")
-        # JSON numbers have no type: DuckDB would guess DOUBLE for one beyond HUGEINT
-        # (losing digits of a bit<128>). The guess only serves to check the column
-        # names; the values are read again as the declared types.
-        from_json = path.endswith((".json", ".jsonl"))
-        casts = []
-        for c in table.columns:
-            expected = c.type.sql(dialect="duckdb")
-            if c.name not in found:
-                raise InputError(
-                    f"input relation `{self.relation}`: column `{c.name}` is missing "
-                    f"(expected {expected}; found columns: {', '.join(found) or 'none'})")
-            if not (from_csv or from_json) and not _fits(found[c.name], expected):
-                raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
-                                 f"type {found[c.name]}, expected {expected}")
-            casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=c.type),
-                                    c.name, quoted=True))
-        extra = sorted(set(found) - {c.name for c in table.columns})
-        if extra:
-            raise InputError(f"input relation `{self.relation}`: unexpected column "
-                             f"`{extra[0]}` (expected "
-                             f"{', '.join(c.name for c in table.columns)})")
-        if from_json:
+        view = f"__dl2sql_input_{table.name}"
+        if path.endswith(".csv"):
+            typed = self._csv_columns(list(found)).from_(exp.to_identifier(view, quoted=True))
+        else:
+            typed = self._cast_columns(table, found, path).from_(
+                exp.to_identifier(view, quoted=True))
+        if path.endswith((".json", ".jsonl")):
+            # JSON numbers have no type: DuckDB would guess DOUBLE for one beyond HUGEINT
+            # (losing digits of a bit<128>). The guess only served to check the column
+            # names; the values are read again as the declared types.
             rel = _relation(con, self.relation, self.source,
                             {c.name: c.type.sql(dialect="duckdb") for c in table.columns})
-        view = f"__dl2sql_input_{table.name}"
-        typed = exp.select(*casts).from_(exp.to_identifier(view, quoted=True))
         canonical = exp.select(*input_projection(self.relation, self.columns, self.env,
                                                  DUCKDB)).from_(typed.subquery("typed"))
         canonical.set("distinct", exp.Distinct())
@@ -117,10 +111,44 @@ class DuckDBInput:
         try:
             con.execute(create.sql(dialect="duckdb"))
         except Exception as e:
-            message = input_failure(e)
+            message = self._located() or input_failure(e)
             if message is not None:
                 raise InputError(message) from None
             raise InputError(f"input relation `{self.relation}`: its values do not fit the "
                              f"declared column types: {first_line(e)}") from None
         finally:
             con.unregister(view)
+
+    def _located(self) -> str | None:
+        """The source file's first problem with its line (local files)."""
+        return file_problem(self.relation, self.source, self.columns)
+
+    def _csv_columns(self, header: list[str]) -> exp.Select:
+        problem = header_problem(self.source, self.relation, header,
+                                 [name for name, _ in self.columns])
+        if problem:  # the file's own header, where readable: DuckDB renames repeated names
+            raise InputError(self._located() or problem)
+        return exp.select(*csv_projection(self.source, self.relation, list(self.columns),
+                                          self.env, DUCKDB))
+
+    def _cast_columns(self, table: Table, found: dict, path: str) -> exp.Select:
+        """The columns cast to their SQL types where that loses nothing."""
+        from_json = path.endswith((".json", ".jsonl"))
+        casts = []
+        for c in table.columns:
+            expected = c.type.sql(dialect="duckdb")
+            if c.name not in found:
+                raise InputError(
+                    f"input relation `{self.relation}`: column `{c.name}` is missing "
+                    f"(expected {expected}; found columns: {', '.join(found) or 'none'})")
+            if not from_json and not _fits(found[c.name], expected):
+                raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
+                                 f"type {found[c.name]}, expected {expected}")
+            casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=c.type),
+                                    c.name, quoted=True))
+        extra = sorted(set(found) - {c.name for c in table.columns})
+        if extra:
+            raise InputError(f"input relation `{self.relation}`: unexpected column "
+                             f"`{extra[0]}` (expected "
+                             f"{', '.join(c.name for c in table.columns)})")
+        return exp.select(*casts)

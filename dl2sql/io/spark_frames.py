@@ -10,6 +10,7 @@ through the driver.
 from __future__ import annotations
 
 from dl2sql.diagnostics import InputError, first_line, root_cause
+from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
 
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
@@ -17,7 +18,7 @@ _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
 
 def expected_schema(spark, table: Table):
     """The Spark StructType of ``table`` (no job runs)."""
-    from dl2sql.runner.spark_runner import schema_ddl
+    from dl2sql.runner.spark_types import schema_ddl
 
     return spark.createDataFrame([], schema=schema_ddl(table)).schema
 
@@ -101,7 +102,9 @@ class SparkInput:
 
         expected = expected_schema(spark, table)
         src = self.source
-        if isinstance(src, str):
+        if isinstance(src, str) and _is_csv(src):
+            src = read_csv(spark, self.relation, src, self.columns, self.env)
+        elif isinstance(src, str):
             src = read_path_or_table(spark, self.relation, src, expected)
         if not hasattr(src, "schema") or not hasattr(src, "select"):
             raise InputError(f"input relation `{self.relation}`: expected a DataFrame, a "
@@ -120,7 +123,7 @@ class SparkInput:
         except InputError:
             raise
         except Exception as e:
-            message = input_failure(e)
+            message = file_problem(self.relation, self.source, self.columns) or input_failure(e)
             if message is None and isinstance(self.source, str):
                 message = (f"input relation `{self.relation}`: cannot read "
                            f"`{self.source}`: {root_cause(e)}")
@@ -140,10 +143,49 @@ def read_path_or_table(spark, relation: str, name: str, expected):
         # read it as NULL and the error would no longer show the value
         if lower.endswith((".json", ".jsonl")):
             return spark.read.schema(expected).option("mode", "FAILFAST").json(name)
-        if lower.endswith(".csv"):
-            return (spark.read.schema(expected).option("header", True)
-                    .option("mode", "FAILFAST").csv(name))
         return spark.table(name)
     except Exception as e:  # AnalysisException: path or table not found
         raise InputError(f"input relation `{relation}`: cannot read `{name}`: "
                          f"{first_line(e)}") from None
+
+
+# Spark's corrupt-record column: a line whose number of fields is not the header's.
+# Not a possible DDlog field name, so never a column of the file.
+_FIELD_COUNT = "dl2sql$line"
+# RFC 4180 quoting, as DuckDB and Python's csv module read and write it (Spark's own
+# default escapes quotes with backslashes); quoted fields may span lines.
+CSV_OPTIONS = {"header": "true", "escape": '"', "multiLine": "true", "encoding": "UTF-8"}
+
+
+def _is_csv(name: str) -> bool:
+    return name.lower().endswith(".csv")
+
+
+def read_csv(spark, relation: str, path: str, columns, env):
+    """CSV file ``path`` as a DataFrame of ``relation``'s columns: its header read
+    first and checked against the fields (columns are matched by name, in any order),
+    then every field read as text and checked as it is converted
+    (:mod:`dl2sql.sqlgen.text_columns`); nothing runs before the first action but the
+    read of the header."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    from dl2sql.sqlgen.dialects import SPARK
+    from dl2sql.sqlgen.text_columns import csv_projection
+
+    reader = spark.read.options(**CSV_OPTIONS)
+    try:
+        header = list(reader.csv(path).columns)
+    except Exception as e:  # AnalysisException: path not found
+        raise InputError(f"input relation `{relation}`: cannot read `{path}`: "
+                         f"{first_line(e)}") from None
+    if header:
+        header[0] = header[0].lstrip("\ufeff")  # a byte-order mark is not part of a name
+    problem = header_problem(path, relation, header, [name for name, _ in columns])
+    if problem:  # the file's own header, where readable: engines rename repeated names
+        raise InputError(file_problem(relation, path, columns) or problem)
+    schema = StructType([StructField(h, StringType()) for h in header]
+                        + [StructField(_FIELD_COUNT, StringType())])
+    text = (reader.schema(schema).option("mode", "PERMISSIVE")
+            .option("columnNameOfCorruptRecord", _FIELD_COUNT).csv(path))
+    projection = csv_projection(path, relation, list(columns), env, SPARK, _FIELD_COUNT)
+    return text.selectExpr(*[e.sql(dialect="spark") for e in projection])

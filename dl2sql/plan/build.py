@@ -69,6 +69,7 @@ class PlanBuilder:
     def _select(self, b: Block, versions: dict[int, str]) -> exp.Expression:
         def table_of(src: Source) -> str:
             return table_name(src.relation, src.version)
+        self.ec.rule_span = b.span  # names the rule in a UDF's failure messages
         if isinstance(b, GroupBlock):
             return group_select(b, self.layouts[b.relation], table_of, self.ec)
         return block_select(b, self.layouts[b.relation], table_of, self.ec)

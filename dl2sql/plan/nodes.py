@@ -92,7 +92,8 @@ Stmt = Union[Materialize, Append, Rename, Loop, Choose]
 class UdfSpec:
     """A Python UDF the plan calls: SQL name, the function it runs (``func`` with type
     arguments ``targs``, or a ``synthetic`` FunctionIR for an expression SQL cannot
-    express), and its DDlog parameter and result types."""
+    express), its DDlog parameter and result types, and ``span``, the rule that first
+    called it (for failure messages)."""
 
     name: str
     func: str
@@ -100,6 +101,7 @@ class UdfSpec:
     params: tuple
     ret: object
     synthetic: object = None
+    span: object = None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from dl2sql.types.model import (TRANSPARENT, MAP, OPTION, REF, SET, VEC, TBigInt, TBit, TBool, TDouble,
+from dl2sql.types.model import (TRANSPARENT, MAP, OPTION, SET, VEC, TBigInt, TBit, TBool, TDouble,
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 default_value)
 from dl2sql.values import Record

@@ -20,7 +20,7 @@ from typing import TextIO
 from dl2sql.diagnostics import suggest
 from dl2sql.replay.dat_parser import (Command, DatError, Incomplete, UValue, convert,
                                       parse_commands, untyped_guess)
-from dl2sql.types.model import TRANSPARENT, MAP, REF, SET, VEC, TNamed, Type, TypeEnv
+from dl2sql.types.model import TRANSPARENT, MAP, SET, VEC, TNamed, Type, TypeEnv
 from dl2sql.values import Record
 from dl2sql.values_order import normalize, sort_key
 from dl2sql.values_print import format_value

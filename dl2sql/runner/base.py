@@ -7,7 +7,7 @@ DOUBLE/FLOAT ``float``; BOOLEAN ``bool``; STRING ``str``.
 """
 from __future__ import annotations
 
-from typing import Optional, Protocol
+from typing import ContextManager, Optional, Protocol
 
 from sqlglot import exp
 
@@ -18,6 +18,10 @@ class Runner(Protocol):
     """Executes plan statements on one engine."""
 
     dialect: str  # sqlglot dialect name: "spark" or "duckdb"
+
+    def running(self) -> ContextManager:
+        """A context around one evaluation (statements run and results fetched), for
+        engine settings that hold while dl2sql works; reentrant."""
 
     def load(self, table: Table, rows: list[tuple]) -> None:
         """Create (or replace) ``table`` holding exactly ``rows`` (normalised form)."""
@@ -31,6 +35,16 @@ class Runner(Protocol):
 
     def rename(self, target: Table, source: Table) -> None:
         """Make ``target`` refer to the contents of ``source``."""
+
+    def compute(self, tables: list[Table]) -> None:
+        """Make sure ``tables`` are computed (an engine may store results lazily, to be
+        computed by the first query that reads them)."""
+
+    def retain(self, tables: list[Table]) -> None:
+        """Forget every table but ``tables`` (where the runner owns its tables)."""
+
+    def close(self) -> None:
+        """Forget every table and free what the runner holds, files included."""
 
     def fetch(self, table: Table) -> list[tuple]:
         """All rows of ``table`` in normalised form."""

@@ -6,6 +6,7 @@ one SQL statement printed by sqlglot for the ``duckdb`` dialect.
 """
 from __future__ import annotations
 
+import contextlib
 import decimal
 from typing import Any, Callable, Optional
 
@@ -101,6 +102,10 @@ class DuckDBRunner:
         return f"CREATE OR REPLACE TABLE {_ident(table.name)} ({cols})"
 
     # -- Runner protocol ---------------------------------------------------------
+    def running(self):
+        """Context of one evaluation (nothing to set up on DuckDB)."""
+        return contextlib.nullcontext()
+
     def load(self, table: Table, rows: list[tuple]) -> None:
         """Create ``table`` from its schema and insert ``rows``.
 
@@ -148,6 +153,15 @@ class DuckDBRunner:
             return
         self.con.execute(f"DROP TABLE IF EXISTS {_ident(target.name)}")
         self.con.execute(f"ALTER TABLE {_ident(source.name)} RENAME TO {_ident(target.name)}")
+
+    def retain(self, tables: list[Table]) -> None:
+        """Nothing to do: tables live in the connection, which its owner closes."""
+
+    def close(self) -> None:
+        """Nothing to do (see :meth:`retain`)."""
+
+    def compute(self, tables: list[Table]) -> None:
+        """Nothing to do: every table is computed when it is created."""
 
     def fetch(self, table: Table) -> list[tuple]:
         """All rows of ``table`` in normalised form (STRUCT → tuple, DECIMAL → int)."""

@@ -143,15 +143,22 @@ class CoPartitioner:
             finally:
                 self._held = False
 
+    def settings(self) -> dict[str, str]:
+        """The session settings under which partitioned tables are planned: those above,
+        and as many shuffle partitions as the tables have, so that the joins and
+        deduplications of a loop step shuffle into the same partitions."""
+        return {**CO_PARTITION_CONF, "spark.sql.shuffle.partitions": str(self.partitions)}
+
     @contextlib.contextmanager
     def _applied(self):
         conf = self.spark.conf
+        wanted = self.settings()
         changed = []  # the settings changed here, and only those, are put back after
         try:
             try:
                 if self._saved is None:
-                    self._saved = {k: conf.get(k, None) for k in CO_PARTITION_CONF}
-                for k, v in CO_PARTITION_CONF.items():
+                    self._saved = {k: conf.get(k, None) for k in wanted}
+                for k, v in wanted.items():
                     conf.set(k, v)
                     changed.append(k)
             except Exception:  # a service may refuse runtime confs: plan as the session is

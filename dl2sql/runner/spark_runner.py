@@ -20,204 +20,22 @@ its body hundreds of times, so the fixed cost per statement dominates. This runn
 
 Only SQL, the DataFrame API, ``localCheckpoint`` and ``observe`` are used here (no
 ``sparkContext``, RDDs or JVM handles), so the runner also works on ``sc://`` sessions.
-:func:`get_spark` is the exception: it starts a local classic session.
+:mod:`dl2sql.runner.spark_session` starts sessions.
 """
 from __future__ import annotations
 
 import contextlib
-import decimal
-import os
-import re
-import tempfile
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Loop, Materialize, Table
+from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for
 from dl2sql.runner.spark_partitioning import CoPartitioner
-
-_DT = exp.DataType.Type
-
-# log4j2 configuration for sessions we start ourselves: Spark's default INFO/WARN chatter
-# (native-hadoop warnings, "Using Spark's default log4j profile") would drown the output
-# of a command-line tool.
-_LOG4J2 = """\
-rootLogger.level = fatal
-rootLogger.appenderRef.stderr.ref = console
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
-# Same level as the root logger, so that PySpark does not announce a "default log level".
-logger.repl.name = org.apache.spark.repl.Main
-logger.repl.level = fatal
-logger.pygw.name = org.apache.spark.api.python.PythonGatewayServer
-logger.pygw.level = fatal
-"""
-
-
-def _local_cores(master: str) -> int:
-    """Number of worker threads of a ``local[...]`` master (cores for ``local[*]``)."""
-    m = re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", master.strip())
-    if not m:
-        return 0
-    n = m.group(1)
-    if n is None:
-        return 1
-    if n == "*":
-        return os.cpu_count() or 1
-    return int(n)
-
-
-def _log4j_file() -> str:
-    path = os.path.join(tempfile.gettempdir(), "dl2sql-log4j2.properties")
-    try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == _LOG4J2:
-                return path
-    except OSError:
-        pass
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(_LOG4J2)
-    return path
-
-
-def get_spark(master: Optional[str] = None):
-    """The active SparkSession, or a new local one tuned for dl2sql.
-
-    A new session uses ``master`` (default ``local[*]``), as many shuffle partitions as
-    local cores (Spark's default of 200 means 200 tiny tasks per join on a laptop), AQE,
-    case-sensitive identifiers (DDlog names are case-sensitive), no UI and errors-only
-    logging so that command output stays readable.
-    """
-    from pyspark.sql import SparkSession
-
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        return active
-    master = master or os.environ.get("DL2SQL_SPARK_MASTER") or "local[*]"
-    cores = _local_cores(master)
-    builder = (
-        SparkSession.builder.master(master)
-        .appName("dl2sql")
-        .config("spark.sql.adaptive.enabled", "true")
-        .config("spark.sql.caseSensitive", "true")
-        .config("spark.sql.constraintPropagation.enabled", "false")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        # dl2sql reports engine errors itself, in one line; Spark's JSON logs would
-        # bury that line under pages of stack traces
-        .config("spark.log.structuredLogging.enabled", "false")
-        .config("spark.driver.memory", os.environ.get("DL2SQL_DRIVER_MEMORY", "1g"))
-        .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile={_log4j_file()}")
-    )
-    if cores:
-        builder = builder.config("spark.sql.shuffle.partitions", str(cores))
-        builder = builder.config("spark.default.parallelism", str(cores))
-    spark = builder.getOrCreate()
-    # PySpark logs every failed query as JSON on this Python logger; dl2sql reports the
-    # failure itself, once and readably
-    import logging
-
-    logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
-    try:  # classic sessions only; harmless to skip elsewhere
-        spark.sparkContext.setLogLevel("OFF")
-    except Exception:  # pragma: no cover
-        pass
-    return spark
-
-
-def is_connect(spark) -> bool:
-    """Whether ``spark`` is a Spark Connect (remote) session."""
-    return type(spark).__module__.startswith("pyspark.sql.connect")
-
-
-# --- values --------------------------------------------------------------------------
-
-def _ident(name: str) -> str:
-    return exp.to_identifier(name, quoted=True).sql(dialect="spark")
-
-
-def _not_null(dtype: exp.DataType) -> str:
-    """``dtype`` in Spark DDL with every STRUCT field declared NOT NULL."""
-    if dtype.this == _DT.STRUCT:
-        fields = ", ".join(
-            f"{_ident(e.name)}: {_not_null(e.args['kind'])} NOT NULL" for e in dtype.expressions
-        )
-        return f"STRUCT<{fields}>"
-    if dtype.this in (_DT.ARRAY, _DT.LIST):
-        return f"ARRAY<{_not_null(dtype.expressions[0])}>"
-    return dtype.sql(dialect="spark")
-
-
-def schema_ddl(table: Table) -> str:
-    """The Spark DDL schema of ``table``, every column and struct field NOT NULL.
-
-    No SQL NULL ever stands for a DDlog value (design.md, "Values"), and saying so lets
-    the optimizer drop null checks. (It does not make Spark plan ``EXCEPT`` with plain
-    keys: that still compares null-safely, which is why the plan's set difference is
-    an explicit anti-join on Spark, see ``sqlgen/dialects.py``.)"""
-    return ", ".join(f"{_ident(c.name)} {_not_null(c.type)} NOT NULL" for c in table.columns)
-
-
-# Spark's own per-value size estimates (DataType.defaultSize), used to decide which
-# tables are small enough to broadcast.
-_WIDTH = {
-    _DT.BOOLEAN: 1, _DT.TINYINT: 1, _DT.SMALLINT: 2, _DT.INT: 4, _DT.FLOAT: 4,
-    _DT.BIGINT: 8, _DT.DOUBLE: 8, _DT.DECIMAL: 16, _DT.DATE: 4, _DT.TIMESTAMP: 8,
-}
-
-
-def _width(dtype: exp.DataType) -> int:
-    if dtype.this == _DT.STRUCT:
-        return sum(_width(e.args["kind"]) for e in dtype.expressions)
-    if dtype.this in (_DT.ARRAY, _DT.LIST):
-        return 4 * _width(dtype.expressions[0])
-    return _WIDTH.get(dtype.this, 20)
-
-
-def row_width(table: Table) -> int:
-    """Estimated bytes per row of ``table`` (8 bytes of row overhead included)."""
-    return 8 + sum(_width(c.type) for c in table.columns) if table.columns else 64
-
-
-def _identity(v: Any) -> Any:
-    return v
-
-
-def _to_spark(dtype: exp.DataType) -> Callable[[Any], Any]:
-    """Converter from a normalised value to what ``createDataFrame`` accepts for
-    ``dtype``: Spark wants ``Decimal`` for DECIMAL; tuples and lists pass as they are."""
-    t = dtype.this
-    if t == _DT.DECIMAL:
-        return decimal.Decimal
-    if t == _DT.STRUCT:
-        convs = [_to_spark(e.args["kind"]) for e in dtype.expressions]
-        if all(c is _identity for c in convs):
-            return _identity
-        return lambda v: tuple(c(x) for c, x in zip(convs, v))
-    if t in (_DT.ARRAY, _DT.LIST):
-        elem = _to_spark(dtype.expressions[0])
-        if elem is _identity:
-            return _identity
-        return lambda v: [elem(x) for x in v]
-    return _identity
-
-
-def normalize(value: Any) -> Any:
-    """A collected Spark value → the normalised form of :mod:`dl2sql.runner.base`
-    (``Row`` → tuple, ``Decimal`` → int, recursively; lists stay lists)."""
-    if isinstance(value, tuple):  # Row is a tuple subclass
-        return tuple(normalize(v) for v in value)
-    if isinstance(value, list):
-        return [normalize(v) for v in value]
-    if isinstance(value, decimal.Decimal):
-        return int(value)
-    if isinstance(value, dict):
-        return {normalize(k): normalize(v) for k, v in value.items()}
-    return value
-
+from dl2sql.runner.spark_quiet import Quiet
+from dl2sql.runner.spark_session import is_connect, loop_partitions
+from dl2sql.runner.spark_types import ident, row_width, schema_ddl, to_spark
+from dl2sql.runtime.spark_values import IDENTITY, SparkUdf, normalize
 
 # --- runner ----------------------------------------------------------------------------
 
@@ -255,7 +73,8 @@ class SparkRunner:
     EAGER_EVERY = 64
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
-                 hash_join_bytes: int = 64 << 20):
+                 hash_join_bytes: int = 64 << 20, partitions: Optional[int] = None,
+                 checkpoint_dir: Optional[str] = None, checkpoints: str = "auto"):
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
         self.spark = spark
@@ -273,10 +92,8 @@ class SparkRunner:
         self.count_mode = count_mode
         self.broadcast_bytes = broadcast_bytes
         self.hash_join_bytes = hash_join_bytes
-        try:
-            self.partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
-        except Exception:  # pragma: no cover - conf not readable on some services
-            self.partitions = 0
+        # partitions of the loops' tables: the cluster's parallelism unless given
+        self.partitions = loop_partitions(spark) if partitions is None else int(partitions)
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
         self._appends: dict[str, int] = {}
         self._widths: dict[str, int] = {}  # estimated bytes per row, by table
@@ -284,6 +101,32 @@ class SparkRunner:
         self._queries: dict[tuple, tuple] = {}  # see _printed
         self._row_count = None  # the observed metric, see _checkpoint_counted
         self.co = CoPartitioner(spark, self.partitions)  # the plan's partition keys
+        self._quiet = Quiet(spark)
+        # local or reliable checkpoints (dl2sql.runner.spark_checkpoints), and the
+        # checkpoint files each table is stored in (reliable ones only)
+        self.store = checkpoints_for(spark, checkpoint_dir, checkpoints)
+        self._files: dict[str, frozenset] = {}
+
+    @contextlib.contextmanager
+    def running(self):
+        """Context of one evaluation: the session's progress bar and join-hint warnings
+        are muted while dl2sql's queries run (:mod:`dl2sql.runner.spark_quiet`), and
+        reliable checkpoints go to this runner's directory."""
+        with self._quiet, self.store.active():
+            yield self
+
+    def retain(self, tables: list[Table]) -> None:
+        """Forget every table but ``tables`` (and free what they held)."""
+        keep = {t.name for t in tables}
+        for name in [n for n in self.tables if n not in keep]:
+            self.drop(Table(name, ()))
+
+    def close(self) -> None:
+        """Forget every table and delete this runner's checkpoint files, if it wrote
+        any: DataFrames of its tables cannot be read afterwards."""
+        for name in list(self.tables):
+            self.drop(Table(name, ()))
+        self.store.close()
 
     # -- helpers -------------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
@@ -322,21 +165,37 @@ class SparkRunner:
                 view = df.hint("broadcast")
             elif nbytes is not None and nbytes <= self.hash_join_bytes:
                 view = df.hint("shuffle_hash")
-            view.createOrReplaceTempView(_ident(name))
+            view.createOrReplaceTempView(ident(name))
             self._views[name] = df
 
     def dataframe(self, table: Table):
         """The DataFrame currently holding ``table``."""
         return self.tables[table.name]
 
-    def _set(self, table: Table, df, size: Optional[int]) -> None:
+    def _set(self, table: Table, df, size: Optional[int], files: frozenset) -> None:
+        """Hold ``df`` as ``table``, stored in checkpoint ``files`` (reliable ones)."""
         name = table.name
         old = self.tables.get(name)
         self.tables[name] = df
         self.sizes[name] = size
         self._widths[name] = row_width(table)
+        replaced = self._files.get(name)
+        self._files[name] = files
         if old is not None and old is not df and not any(d is old for d in self.tables.values()):
             self._release(old)
+        if replaced and not replaced <= files:
+            self._collect()
+
+    def _collect(self) -> None:
+        """Delete the checkpoint files no table is stored in any more."""
+        if self.store.reliable:
+            self.store.collect(set().union(*self._files.values()))
+
+    def _checkpoint(self, df, eager: bool):
+        """``df`` checkpointed in this runner's store, and the files it is stored in."""
+        if eager or self.store.reliable:  # reliable checkpoints are always written now
+            self.actions += 1
+        return self.store.checkpoint(df, eager)
 
     @staticmethod
     def _release(df) -> None:
@@ -360,8 +219,8 @@ class SparkRunner:
         return df
 
     def _checkpoint_counted(self, df):
-        """``df`` checkpointed, and its row count, for exactly one Spark action."""
-        self.actions += 1
+        """``df`` checkpointed, its row count and its files, for exactly one Spark
+        action."""
         if self.count_mode == "observe":
             from pyspark.sql import Observation
             from pyspark.sql import functions as F
@@ -369,21 +228,23 @@ class SparkRunner:
             if self._row_count is None:  # an unresolved expression: reusable, built once
                 self._row_count = F.count(F.lit(1)).alias("n")
             obs = Observation()
-            ck = df.observe(obs, self._row_count).localCheckpoint(eager=True)
+            ck, files = self._checkpoint(df.observe(obs, self._row_count), eager=True)
             try:
                 n = obs.get.get("n")
             except Exception:  # Connect: "no observe before get"
                 n = None
             if n is not None:
-                return ck, int(n)
+                return ck, int(n), files
             # Metrics did not arrive (Spark Connect after localCheckpoint). The table is
             # materialised already, so counting it is cheap; from now on use the
             # one-action path.
             self.count_mode = "count"
             self.actions += 1
-            return ck, ck.count()
-        ck = df.localCheckpoint(eager=False)
-        return ck, ck.count()  # the count computes and stores the checkpoint
+            return ck, ck.count(), files
+        ck, files = self._checkpoint(df, eager=False)
+        if not self.store.reliable:
+            self.actions += 1
+        return ck, ck.count(), files  # the count computes and stores a lazy checkpoint
 
     def _partitioned(self, loop: Loop) -> bool:  # does the loop keep a table partitioned?
         return any(isinstance(s, Materialize) and self.co.wants(s.target) for s in loop.body)
@@ -404,26 +265,25 @@ class SparkRunner:
         """Create ``table`` from normalised ``rows`` and checkpoint it, so that the
         Python data is serialised into Spark once, not on every read."""
         n = len(table.columns)
-        convs = [_to_spark(c.type) for c in table.columns]
+        convs = [to_spark(c.type) for c in table.columns]
         for i, row in enumerate(rows):
             if len(row) != n:
                 raise ValueError(
                     f"relation {table.name}: row {i} has {len(row)} columns, expected {n}: {row!r}"
                 )
-        if any(c is not _identity for c in convs):
+        if any(c is not IDENTITY for c in convs):
             rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
-        self.actions += 1
         with self.co.planning(table):
-            ck = self.co.prepare(table, df).localCheckpoint(eager=True)
-        self._set(table, self.co.finish(table, ck), len(rows))
+            ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
+        self._set(table, self.co.finish(table, ck), len(rows), files)
 
     def load_dataframe(self, table: Table, df) -> None:
         """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
         checkpointed and counted in one action, so that its source is read once."""
         with self.co.planning(table):
-            ck, n = self._checkpoint_counted(self.co.prepare(table, df.distinct()))
-        self._set(table, self.co.finish(table, ck), n)
+            ck, n, files = self._checkpoint_counted(self.co.prepare(table, df.distinct()))
+        self._set(table, self.co.finish(table, ck), n, files)
 
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
@@ -434,30 +294,37 @@ class SparkRunner:
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by CoPartitioner.stored_query
             if not count and self.lazy_uncounted:
-                # no action now: the next action that reads the table fills the checkpoint
-                self._set(table, df.localCheckpoint(eager=False), None)
+                # no action now (local checkpoints): the next action that reads the
+                # table fills the checkpoint
+                ck, files = self._checkpoint(df, eager=False)
+                self._set(table, ck, None, files)
                 return None
-            ck, n = self._checkpoint_counted(df)
-        self._set(table, ck, n)
+            ck, n, files = self._checkpoint_counted(df)
+        self._set(table, ck, n, files)
         return n if count else None
 
     def append(self, target: Table, source: Table) -> None:
-        """``target := target ∪ source`` as a lazy checkpoint (no action now: the next
-        action that reads ``target`` writes it)."""
+        """``target := target ∪ source``, with no action now: a lazy local checkpoint
+        (the next action that reads ``target`` writes it), or with reliable checkpoints
+        the union of the stored pieces itself, written as one every ``COMPACT_EVERY``
+        appends."""
         df = self.tables[target.name].unionByName(self.tables[source.name])
         # co-partitioned pieces union into as many partitions as each has
         df = self.co.repartition(target, df) if self.co.wants(target) else self._bounded(df)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
+        size = None if a is None or b is None else a + b
+        files = self._files.get(target.name, frozenset()) | self._files.get(source.name,
+                                                                            frozenset())
+        if self.store.reliable and len(files) < COMPACT_EVERY:
+            self._set(target, df, size, files)  # its pieces are files: nothing is lost
+            return
         self._appends[target.name] = n = self._appends.get(target.name, 0) + 1
         # A lazy checkpoint keeps its parents until a job fills it; in a long loop
         # the chain of unions can outgrow the JVM stack when a task is deserialised
         # (seen at ~700 iterations), so every EAGER_EVERY appends one is written now.
-        eager = n % self.EAGER_EVERY == 0
         with self.co.planning(target):
-            ck = df.localCheckpoint(eager=eager)
-        self._set(target, ck, None if a is None or b is None else a + b)
-        if eager:
-            self.actions += 1
+            ck, files = self._checkpoint(df, eager=n % self.EAGER_EVERY == 0)
+        self._set(target, ck, size, files)
 
     def rename(self, target: Table, source: Table) -> None:
         """Point ``target`` at the data of ``source`` and forget ``source``."""
@@ -467,7 +334,14 @@ class SparkRunner:
         size = self.sizes.pop(source.name, None)
         # ``source``'s view (if any) stays until the table is next set or dropped: no
         # query reads it meanwhile, and dropping it would cost a JVM round trip
-        self._set(target, df, size)
+        self._set(target, df, size, self._files.pop(source.name, frozenset()))
+
+    def compute(self, tables: list[Table]) -> None:
+        """Fill the lazy checkpoints among ``tables`` (one action each), counting them."""
+        for table in tables:
+            if self.sizes.get(table.name) is None and table.name in self.tables:
+                self.actions += 1
+                self.sizes[table.name] = self.tables[table.name].count()
 
     def fetch(self, table: Table) -> list[tuple]:
         """All rows of ``table`` collected to the driver, normalised."""
@@ -483,6 +357,8 @@ class SparkRunner:
         if df is not None:
             if not any(d is df for d in self.tables.values()):
                 self._release(df)
+        if self._files.pop(table.name, None):
+            self._collect()
 
     def count(self, table: Table) -> int:
         """Number of rows of ``table`` (one action; for checks, not used by loops)."""
@@ -490,12 +366,14 @@ class SparkRunner:
         return self.tables[table.name].count()
 
     def register_function(self, name: str, fn, arg_types, ret_type) -> None:
-        """Register ``fn`` (normalised values in and out) as Spark SQL function ``name``."""
+        """Register ``fn`` (normalised values in and out) as Spark SQL function ``name``,
+        first making dl2sql's runtime importable by the session's Python workers
+        (:func:`dl2sql.runner.spark_python.ensure_runtime`, once per session)."""
         from pyspark.sql.types import StructType
 
-        schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
-        to_spark = _to_spark(ret_type)
+        from dl2sql.runner.spark_python import ensure_runtime
 
-        def wrapped(*args):
-            return to_spark(fn(*[normalize(a) for a in args]))
-        self.spark.udf.register(name, wrapped, schema.fields[0].dataType)
+        ensure_runtime(self.spark)
+        schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
+        self.spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)),
+                                schema.fields[0].dataType)

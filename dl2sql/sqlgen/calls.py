@@ -164,7 +164,7 @@ class CallCompiler:
             if synthetic is not None:  # each expression is a function of its own
                 func = f"<expression {name}>"
                 synthetic = dataclasses.replace(synthetic, name=func)
-            spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic)
+            spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic, self.rule_span)
             self.udfs[key] = spec
         return exp.Anonymous(this=spec.name, expressions=args)
 

@@ -19,9 +19,10 @@ from itertools import count
 from sqlglot import exp
 
 from dl2sql.sqlgen.exprs import ExprCompiler, dot, struct
-from dl2sql.sqlgen.types import is_recursive, struct_slots
-from dl2sql.types.model import (MAP, SET, VEC, TNamed, TTuple, Type, TypeEnv,
-                                default_value, unwrapped)
+from dl2sql.sqlgen.types import is_decimal, is_recursive, struct_slots
+from dl2sql.types.model import (MAP, SET, VEC, TBigInt, TBit, TNamed, TSigned, TTuple, Type,
+                                TypeEnv, default_value, unwrapped)
+from dl2sql.types.text_values import integer_range
 
 # Engine error messages carry this before dl2sql's own text (see :func:`input_failure`).
 MARKER = "dl2sql-bad-input:"
@@ -54,7 +55,8 @@ def input_failure(error: BaseException) -> str | None:
 def _column(relation: str, name: str, t: Type, c: "_Canon") -> exp.Expression:
     col = exp.column(name, quoted=True)
     problems = ["NULL"] + (["a tag that names no constructor"] if c.has_union(t) else []) \
-        + (["two entries for one key"] if c.has_map(t) else [])
+        + (["two entries for one key"] if c.has_map(t) else []) \
+        + (["a number out of its type's range"] if c.has_narrow_integer(t) else [])
     shown = exp.Coalesce(this=exp.Cast(this=col.copy(), to=exp.DataType.build("TEXT")),
                          expressions=[exp.Literal.string("NULL")])
     holds = exp.DPipe(this=exp.Literal.string(
@@ -68,6 +70,16 @@ def _column(relation: str, name: str, t: Type, c: "_Canon") -> exp.Expression:
     value = exp.Case(ifs=[exp.If(this=c.invalid(col, t), true=c.dialect.fail(message))],
                      default=c.canonical(col, t))
     return exp.alias_(value, name, quoted=True)
+
+
+def _range(t: Type) -> tuple[int, int] | None:
+    """The range of integer type ``t`` where its SQL column holds more, else None."""
+    if not isinstance(t, (TBit, TSigned)):
+        return None
+    low, high = integer_range(t)
+    if is_decimal(t):
+        return (low, high) if (low, high) != integer_range(TBigInt()) else None
+    return None if (low, high) == (-2 ** 63, 2 ** 63 - 1) else (low, high)
 
 
 class _Canon:
@@ -107,6 +119,11 @@ class _Canon:
     def has_union(self, t: Type) -> bool:
         """Whether values of ``t`` contain tagged unions."""
         return self._any(t, self._union)
+
+    def has_narrow_integer(self, t: Type) -> bool:
+        """Whether values of ``t`` contain integers whose type is narrower than their
+        SQL column (``bit<8>`` in a BIGINT): the column holds values DDlog cannot."""
+        return self._any(t, lambda u: _range(u) is not None)
 
     def has_map(self, t: Type) -> bool:
         """Whether values of ``t`` contain maps."""
@@ -179,6 +196,10 @@ class _Canon:
                     lambda x: dot(x, "_0")))
                 tests.append(exp.NEQ(this=self._size(self.dialect.hof.to_set(keys)),
                                      expression=self._size(self.dialect.hof.to_set(e.copy()))))
+        elif _range(t) is not None:
+            low, high = _range(t)
+            tests.append(exp.Not(this=exp.Paren(this=exp.Between(
+                this=e.copy(), low=exp.Literal.number(low), high=exp.Literal.number(high)))))
         elif not is_recursive(t, self.env):
             tests += self._struct_problems(e, t)
         return exp.or_(*tests) if len(tests) > 1 else tests[0]

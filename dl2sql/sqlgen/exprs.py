@@ -9,7 +9,7 @@ from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types import typed as T
-from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 default_value)
 from dl2sql.values import Record
@@ -48,6 +48,7 @@ class ExprCompiler(CallCompiler):
         self.env, self.dialect = env, dialect
         self.functions = functions or {}
         self.udfs: dict = {}
+        self.rule_span = None  # the rule being compiled (recorded in UdfSpecs)
         self.lambda_vars: dict = {}  # closure parameters inside a SQL lambda
         self._recursive_types: dict = {}  # type -> is_recursive (asked per node)
 

@@ -7,7 +7,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.infer import Inference, check_int_fits, is_infer_var
-from dl2sql.types.model import (INTERN, IOBJ, MAP, REF, TRANSPARENT, UNWRAP_FUNCTION, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (INTERN, IOBJ, MAP, TRANSPARENT, UNWRAP_FUNCTION, VEC, BOOL, STRING, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TFunc, TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols

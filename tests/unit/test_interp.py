@@ -267,12 +267,13 @@ function f(n: u32): (u32, Vec<u32>) {
     assert run(src, "f", 4) == (5, (5, 7))
 
 
-def test_make_udf_converts_sql_values() -> None:
-    from dl2sql.interp import make_udf
+def test_udf_converts_sql_values() -> None:
+    from dl2sql.runtime.udf import Udf
 
     src = "function f(x: Option<u32>, s: string): (u32, string) { (x.unwrap_or(9), s ++ \"!\") }"
     interp, key = compiled(src, "f")
     opt = TNamed("ddlog_std::Option", (U32,))
-    udf = make_udf(interp, key[0], key[1], [opt, STRING], TTuple((U32, STRING)), interp.env)
+    udf = Udf(interp, key[0], key[1], [opt, STRING], TTuple((U32, STRING)), interp.env,
+              "function `f`")
     assert udf((0, 0), "a") == (9, "a!")  # (tag, x): None
     assert udf((1, 3), "b") == (3, "b!")

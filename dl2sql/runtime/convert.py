@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.ra.nodes import RelationLayout
-from dl2sql.sqlgen.types import is_recursive, struct_slots
-from dl2sql.values_encoded import decode, encode
-from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
-                                TNamed, TSigned, TString, TTuple, Type, TypeEnv)
+from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
+                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
+                                default_value)
+from dl2sql.types.storage import is_recursive, struct_slots
 from dl2sql.values import GroupValue, Record
+from dl2sql.values_encoded import decode, encode
+
+if TYPE_CHECKING:  # the runtime imports no compiler stage
+    from dl2sql.ra.nodes import RelationLayout
 
 
 def to_sql(t: Type, v, env: TypeEnv):
@@ -35,8 +39,6 @@ def to_sql(t: Type, v, env: TypeEnv):
         return tuple(to_sql(s.type, x, env) for s, x in zip(slots, v))
     ctors = env.ctors(t)
     index = [c.name for c in ctors].index(v.ctor)
-    from dl2sql.types.model import default_value
-
     given = dict(zip([n for n, _ in ctors[index].fields], v.fields))
     out = []
     for s in slots:
@@ -95,7 +97,7 @@ def from_sql(t: Type, v, env: TypeEnv):
     return Record(ctor.name, tuple(fields))
 
 
-def record_to_row(layout: RelationLayout, v, env: TypeEnv) -> tuple:
+def record_to_row(layout: "RelationLayout", v, env: TypeEnv) -> tuple:
     """The table row storing record ``v`` of a relation."""
     if layout.flat_ctor is None:
         return (to_sql(layout.record_type, v, env),)
@@ -104,7 +106,7 @@ def record_to_row(layout: RelationLayout, v, env: TypeEnv) -> tuple:
     return tuple(to_sql(t, x, env) for (_, t), x in zip(layout.columns, v.fields))
 
 
-def row_to_record(layout: RelationLayout, row: tuple, env: TypeEnv):
+def row_to_record(layout: "RelationLayout", row: tuple, env: TypeEnv):
     """The record value stored in table row ``row``."""
     if layout.flat_ctor is None:
         return from_sql(layout.record_type, row[0], env)

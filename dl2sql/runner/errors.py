@@ -1,0 +1,97 @@
+"""Engine failures as messages a user can act on.
+
+Engines report errors in their own terms, at length: a Spark error is a JVM stack
+trace whose first line is a call site (``An error occurred while calling o123.sql``),
+and a Python UDF's exception arrives as the worker's whole traceback behind ``An
+exception was thrown from the Python worker``. :func:`engine_errors` turns any engine
+error raised while dl2sql works into a :class:`RuntimeFailure` that says what failed:
+a DDlog function's own failure with the function and rule (:mod:`dl2sql.runtime.udf`),
+DDlog's arithmetic errors, a Python worker's exception with its type and message, or
+else the engine's first meaningful line.
+"""
+from __future__ import annotations
+
+import contextlib
+import re
+
+from dl2sql.diagnostics import InputError, RuntimeFailure
+from dl2sql.runtime.udf import udf_failure
+
+_KNOWN_FAILURES = (
+    (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
+     "division by zero"),
+    (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
+     "integer overflow: a result does not fit in DECIMAL(38,0), the storage of bigint "
+     "and of 64- and 128-bit integers (38 decimal digits)"),
+)
+
+# the last line of a Python traceback: `pkg.module.SomeError: message`
+_PYTHON_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning))"
+                               r"(?::\s*(.*))?$")
+
+
+@contextlib.contextmanager
+def engine_errors():
+    """Inside this block, engine errors become :class:`RuntimeFailure` (see the module
+    docstring); dl2sql's own errors pass unchanged."""
+    try:
+        yield
+    except (RuntimeFailure, InputError):
+        raise
+    except Exception as e:
+        if _is_interrupt(e):
+            raise KeyboardInterrupt from e
+        raise RuntimeFailure(engine_message(e)) from e
+
+
+def _is_interrupt(e: Exception) -> bool:
+    return type(e).__name__ == "Py4JError" and "KeyboardInterrupt" in str(e)
+
+
+def engine_message(e: BaseException) -> str:
+    """A readable message for engine error ``e``."""
+    failed = udf_failure(e)
+    if failed is not None:
+        return failed
+    text = str(e)
+    for needles, message in _KNOWN_FAILURES:
+        if any(n in text for n in needles):
+            return f"{message} (engine: {_first_line(text)[:300]})"
+    worker = python_worker_exception(text)
+    if worker is not None:
+        return f"a Python worker of the engine failed: {worker}"
+    return f"the engine failed while evaluating the program: {_first_line(text)[:300]}"
+
+
+def python_worker_exception(text: str) -> str | None:
+    """``Type: message`` of the Python exception whose traceback ``text`` quotes (the
+    last one, where exceptions are chained), or None."""
+    at = text.rfind("Traceback (most recent call last)")
+    if at < 0:
+        return None
+    found = None
+    for line in text[at:].splitlines():
+        m = _PYTHON_EXCEPTION.match(line.strip())
+        if m and not line.startswith((" ", "\t")):
+            found = m.group(0).strip()
+    if found is None:
+        return None
+    return found + _hint(found)
+
+
+def _hint(exception: str) -> str:
+    if exception.startswith("ModuleNotFoundError") and ("'dl2sql" in exception
+                                                       or "'udfs" in exception):
+        return (" (the workers' Python cannot import dl2sql: install dl2sql there, or let "
+                "dl2sql ship itself by running the program through it)")
+    return ""
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return "unknown error"
+    first = lines[0]
+    if first.startswith("An error occurred while calling") and len(lines) > 1:
+        first = lines[1].lstrip(": ")
+    return first

@@ -1,0 +1,192 @@
+"""Where a Spark runner keeps the tables it stores: local or reliable checkpoints.
+
+Every stored table cuts its lineage with a checkpoint, or plans would grow with each
+loop iteration. A *local* checkpoint keeps its blocks on the executors that computed
+them: the fastest kind, and the only kind a local session needs (its executors live
+as long as the driver), but on a cluster a lost executor takes its blocks along and
+every later query that reads them fails. A *reliable* checkpoint writes files to a
+directory all nodes can reach (HDFS, S3, a shared disk); Spark reads them back where
+blocks are lost. :func:`checkpoints_for` chooses: reliable checkpoints on a cluster
+when a directory is known (``checkpoint_dir=``, ``--checkpoint-dir``, the session's
+``spark.checkpoint.dir`` or ``SparkContext.setCheckpointDir``), local ones on local
+masters, and on a cluster without a directory local ones with a warning, once per
+session, that a lost executor will fail the run.
+
+Reliable checkpoints are written under a directory of their own per runner
+(``<dir>/dl2sql-<id>``), set as the session's checkpoint directory only while dl2sql
+checkpoints and put back after; each file set is deleted as soon as no table of the
+runner is stored in it any more, and the whole directory when the runner is closed
+(``Program.close()``, the CLI when its outputs are written) or the process ends.
+Unions of checkpointed pieces (a loop's growing relations) are written anew only
+every :data:`COMPACT_EVERY` appends: a piece is never lost, so the union needs no
+checkpoint of its own until its plan grows long.
+
+Reliable checkpoints need ``SparkContext`` (to set the directory and delete files),
+which Spark Connect sessions do not offer: those use local checkpoints.
+"""
+from __future__ import annotations
+
+import atexit
+import shutil
+import threading
+import uuid
+import warnings
+from typing import Optional
+
+from dl2sql.diagnostics import Dl2sqlWarning
+from dl2sql.runner.spark_session import is_connect, is_local_master
+
+COMPACT_EVERY = 8  # appends to a table before its union of pieces is written as one
+
+_warned: set = set()  # sessions told that they have no checkpoint directory
+_lock = threading.Lock()
+
+
+class LocalCheckpoints:
+    """``localCheckpoint``: blocks kept by the executors; nothing to clean up."""
+
+    reliable = False
+
+    def checkpoint(self, df, eager: bool):
+        """``df`` with its lineage cut; and the files it is stored in (none here)."""
+        return df.localCheckpoint(eager=eager), frozenset()
+
+    def active(self):
+        """Context of a runner's work with this store (nothing to set here)."""
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def collect(self, live: set) -> None:
+        """Delete stored files no live table uses (none here)."""
+
+    def close(self) -> None:
+        """Delete everything this store wrote (nothing here)."""
+
+
+class ReliableCheckpoints:
+    """Reliable checkpoints in a directory of their own under ``base``."""
+
+    reliable = True
+
+    def __init__(self, spark, base: str):
+        self.spark = spark
+        self.directory = f"{base.rstrip('/')}/dl2sql-{uuid.uuid4().hex[:12]}"
+        self._written: set[str] = set()  # checkpoint file sets not deleted yet
+        self._depth = 0
+        self._saved = None  # the session's own checkpoint directory, while ours is set
+        atexit.register(self.close)  # whatever close() did not delete before
+
+    def checkpoint(self, df, eager: bool):
+        """``df`` written to files now (eager whatever ``eager`` says: a lazily written
+        reliable checkpoint is computed twice, once for the query that fills it and
+        once more for the files) and the files it is stored in."""
+        with self.active():
+            ck = df.checkpoint(eager=True)
+        path = ck._jdf.queryExecution().analyzed().rdd().getCheckpointFile().get()
+        self._written.add(path)
+        return ck, frozenset((path,))
+
+    def active(self):
+        """Context in which the session's checkpoint directory is this store's."""
+        return _Active(self)
+
+    def _enter(self) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            sc = self.spark.sparkContext
+            self._saved = sc._jsc.sc().checkpointDir()  # a Scala Option, put back as is
+            sc.setCheckpointDir(self.directory)
+
+    def _exit(self) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            getattr(self.spark.sparkContext._jsc.sc(), "checkpointDir_$eq")(self._saved)
+
+    def collect(self, live: set) -> None:
+        """Delete the written file sets that no table in ``live`` is stored in."""
+        for path in sorted(self._written - live):
+            self._delete(path)
+            self._written.discard(path)
+
+    def close(self) -> None:
+        """Delete this store's directory and everything in it."""
+        atexit.unregister(self.close)
+        self._delete(self.directory)
+        self._written.clear()
+
+    def _delete(self, path: str) -> None:
+        """Delete ``path`` through Hadoop's file system (any URI Spark reads), or, where
+        the session is gone already (at exit), through Python for a local path."""
+        try:
+            sc = self.spark.sparkContext
+            target = sc._jvm.org.apache.hadoop.fs.Path(path)
+            target.getFileSystem(sc._jsc.hadoopConfiguration()).delete(target, True)
+            return
+        except Exception:
+            pass
+        local = path[len("file:"):] if path.startswith("file:") else path
+        if "://" not in local:
+            shutil.rmtree(local, ignore_errors=True)
+
+
+class _Active:
+    def __init__(self, store: ReliableCheckpoints):
+        self.store = store
+
+    def __enter__(self):
+        self.store._enter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.store._exit()
+
+
+def checkpoint_directory(spark, given: Optional[str]) -> Optional[str]:
+    """The directory for reliable checkpoints: ``given``, else the session's
+    ``spark.checkpoint.dir``, else the directory set with ``setCheckpointDir``."""
+    if given:
+        return given
+    try:
+        configured = spark.conf.get("spark.checkpoint.dir", None)
+    except Exception:  # pragma: no cover - a service that hides its settings
+        configured = None
+    if configured:
+        return configured
+    if not is_connect(spark):
+        return spark.sparkContext.getCheckpointDir()
+    return None
+
+
+def checkpoints_for(spark, checkpoint_dir: Optional[str] = None, mode: str = "auto"):
+    """The checkpoint store for a runner on ``spark`` (see the module docstring);
+    ``mode`` "local" or "reliable" forces one kind ("reliable" needs a directory)."""
+    if mode not in ("auto", "local", "reliable"):
+        raise ValueError(f"checkpoints must be auto, local or reliable, not {mode!r}")
+    if mode == "local":
+        return LocalCheckpoints()
+    directory = checkpoint_directory(spark, checkpoint_dir)
+    if mode == "reliable":
+        if directory is None or is_connect(spark):
+            raise ValueError("reliable checkpoints need a classic session and a checkpoint "
+                             "directory (checkpoint_dir= or spark.checkpoint.dir)")
+        return ReliableCheckpoints(spark, directory)
+    if is_connect(spark) or is_local_master(spark.sparkContext.master):
+        return LocalCheckpoints()
+    if directory is not None:
+        return ReliableCheckpoints(spark, directory)
+    _warn_once(spark)
+    return LocalCheckpoints()
+
+
+def _warn_once(spark) -> None:
+    key = spark.sparkContext.applicationId
+    with _lock:
+        if key in _warned:
+            return
+        _warned.add(key)
+    warnings.warn(
+        f"no checkpoint directory on {spark.sparkContext.master}: dl2sql's loops keep "
+        f"their tables in local checkpoints, and a lost executor will fail the run; give "
+        f"a directory every node can reach (HDFS, S3, a shared disk) with --checkpoint-dir, "
+        f"checkpoint_dir= or spark.checkpoint.dir", Dl2sqlWarning, stacklevel=2)

@@ -1,0 +1,151 @@
+"""dl2sql's runtime on Spark's Python workers.
+
+A program whose rules need a Python UDF runs dl2sql's interpreter on the workers, so
+they must import :mod:`dl2sql.runtime` (and the modules it uses). Where the workers
+run the driver's own interpreter (local sessions dl2sql starts) they already can.
+Anywhere else (a cluster, another Python chosen with ``PYSPARK_PYTHON`` or
+``spark.pyspark.python``, a Spark Connect server) nothing says they can: dl2sql
+ships its own files to the session once, as a Python artifact (a zip of the
+``dl2sql`` and ``udfs`` packages; they need only the standard library there), and
+runs one small probe job that imports the runtime on a worker. If the probe fails,
+the run stops before its first job with a message saying what the workers lack,
+instead of a Python traceback from deep inside the first query that calls a UDF.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import zipfile
+from pathlib import Path
+
+from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.runner.spark_session import is_connect, is_local_master
+
+_PACKAGES = ("dl2sql", "udfs")
+_ready: set = set()  # sessions whose workers import the runtime
+_lock = threading.Lock()
+_zip_path: str | None = None
+
+
+def ensure_runtime(spark) -> None:
+    """Make dl2sql's runtime importable by ``spark``'s Python workers (once per
+    session); raise :class:`RuntimeFailure` saying what to install where it cannot."""
+    key = _session_key(spark)
+    with _lock:
+        if key in _ready:
+            return
+        if not _runs_driver_python(spark):
+            _ship(spark)
+            _probe(spark)
+        _ready.add(key)
+
+
+def _session_key(spark):
+    if is_connect(spark):
+        return ("connect", spark.session_id)
+    return ("classic", spark.sparkContext.applicationId)
+
+
+def _runs_driver_python(spark) -> bool:
+    """Whether the workers are this very interpreter (a local classic session whose
+    workers run ``sys.executable``): they import what the driver imports."""
+    if is_connect(spark):
+        return False
+    sc = spark.sparkContext
+    if not is_local_master(sc.master):
+        return False
+    worker = shutil.which(sc.pythonExec) or sc.pythonExec
+    # not realpath: a virtualenv's python is a link to the base interpreter, which
+    # does not see the virtualenv's packages
+    return os.path.abspath(worker) == os.path.abspath(sys.executable)
+
+
+def runtime_zip() -> str:
+    """A zip of dl2sql's Python files (the ``dl2sql`` and ``udfs`` packages), named by
+    its content so that a session is given one file per dl2sql version."""
+    global _zip_path
+    if _zip_path is not None and os.path.exists(_zip_path):
+        return _zip_path
+    import udfs
+
+    import dl2sql
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for package in (dl2sql, udfs):
+            root = Path(package.__file__).parent
+            for path in sorted(root.rglob("*.py")):
+                name = (Path(root.name) / path.relative_to(root)).as_posix()
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, path.read_bytes())
+    data = buffer.getvalue()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    path = os.path.join(tempfile.gettempdir(), f"dl2sql-runtime-{digest}.zip")
+    if not os.path.exists(path):
+        partial = f"{path}.{os.getpid()}.part"
+        with open(partial, "wb") as f:
+            f.write(data)
+        os.replace(partial, path)
+    _zip_path = path
+    return path
+
+
+def _ship(spark) -> None:
+    path = runtime_zip()
+    try:
+        if hasattr(spark, "addArtifacts"):
+            spark.addArtifacts(path, pyfile=True)
+        else:  # PySpark before 4.0, classic sessions
+            spark.sparkContext.addPyFile(path)
+    except Exception as e:
+        if "DUPLICATED_ARTIFACT" in str(e) or "already exists" in str(e):
+            return  # shipped before (same content, same name)
+        raise RuntimeFailure(
+            f"cannot send dl2sql's runtime to the Spark session's Python workers "
+            f"({_first(e)}); install dl2sql in the Python that the workers run "
+            f"(pip install dl2sql on every worker node)") from None
+
+
+def _probe(spark) -> None:
+    """Import the runtime on a worker; raise with what is missing if that fails."""
+    from pyspark.sql.functions import udf
+
+    def probe(_):  # nested: pickled by value, so it runs even where dl2sql is absent
+        import sys as worker_sys
+        try:
+            import dl2sql.runtime.spark_values  # noqa: F401
+            import dl2sql.runtime.udf  # noqa: F401
+            return "ok " + worker_sys.executable
+        except BaseException as e:  # report, do not fail: the driver explains
+            return f"{type(e).__name__}: {e} | {worker_sys.executable}"
+
+    try:
+        # not Arrow-optimised (PySpark 4 makes plain UDFs Arrow UDFs by default), so
+        # that workers need no pyarrow; the program's UDFs are registered the same way
+        result = spark.range(1).select(udf(probe, useArrow=False)("id")).collect()[0][0]
+    except Exception as e:
+        from dl2sql.runner.errors import python_worker_exception
+
+        detail = python_worker_exception(str(e)) or _first(e)
+        raise RuntimeFailure(
+            f"Spark's Python workers cannot run dl2sql's Python functions: {detail}; "
+            f"the workers need a Python {sys.version_info[0]}.{sys.version_info[1]} "
+            f"(the driver's version), set with spark.pyspark.python or PYSPARK_PYTHON"
+        ) from None
+    if not result.startswith("ok "):
+        problem, _, python = result.rpartition(" | ")
+        raise RuntimeFailure(
+            f"Spark's Python workers ({python}) cannot import dl2sql's runtime, which "
+            f"dl2sql sent to them: {problem}; install dl2sql in that Python, or choose "
+            f"another with spark.pyspark.python")
+
+
+def _first(e: BaseException) -> str:
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    return lines[0][:300] if lines else type(e).__name__

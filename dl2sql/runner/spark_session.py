@@ -1,0 +1,242 @@
+"""Starting a Spark session for dl2sql, quietly.
+
+A session dl2sql starts itself (the CLI, or the API called without ``spark=``) is
+tuned for dl2sql's work and prints nothing but errors: the JVM's own start-up notice
+about incubator modules (Spark's launcher always adds ``jdk.incubator.vector``) is
+filtered out of the JVM's stderr, log4j logs errors only, the UI and console progress
+bars are off, and pandas' version warning that PySpark's first conversion triggers
+is not shown. Its Python workers run the driver's own interpreter on local masters,
+so that everything installed beside dl2sql is importable in them.
+
+Sessions the user passes are used as they are (:mod:`dl2sql.runner.spark_quiet`
+mutes only what dl2sql's own work would print on them).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import tempfile
+import threading
+import warnings
+from typing import Optional
+
+# log4j2 configuration for sessions we start ourselves: Spark's default INFO/WARN chatter
+# (native-hadoop warnings, "Using Spark's default log4j profile") would drown the output
+# of a command-line tool.
+_LOG4J2 = """\
+rootLogger.level = fatal
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
+# Same level as the root logger, so that PySpark does not announce a "default log level".
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = fatal
+logger.pygw.name = org.apache.spark.api.python.PythonGatewayServer
+logger.pygw.level = fatal
+"""
+
+# Printed by the JVM itself (not by log4j) when a module of jdk.incubator is resolved.
+_INCUBATOR_NOTICE = b"WARNING: Using incubator modules:"
+
+
+def is_connect(spark) -> bool:
+    """Whether ``spark`` is a Spark Connect (remote) session."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def is_local_master(master: str) -> bool:
+    """Whether ``master`` runs everything in the driver's JVM (``local``, ``local[N]``)."""
+    return master.strip().startswith("local")
+
+
+def local_cores(master: str) -> int:
+    """Number of worker threads of a ``local[...]`` master (cores for ``local[*]``);
+    0 for any other master."""
+    m = re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", master.strip())
+    if not m:
+        return 0
+    n = m.group(1)
+    if n is None:
+        return 1
+    if n == "*":
+        return os.cpu_count() or 1
+    return int(n)
+
+
+def _log4j_file() -> str:
+    path = os.path.join(tempfile.gettempdir(), "dl2sql-log4j2.properties")
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == _LOG4J2:
+                return path
+    except OSError:
+        pass
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(_LOG4J2)
+    return path
+
+
+def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[str, str]:
+    """The Spark settings of a session dl2sql starts on ``master``."""
+    settings = {
+        "spark.master": master,
+        "spark.app.name": "dl2sql",
+        "spark.sql.adaptive.enabled": "true",
+        "spark.sql.caseSensitive": "true",
+        "spark.sql.constraintPropagation.enabled": "false",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        # dl2sql reports engine errors itself, in one line; Spark's JSON logs would
+        # bury that line under pages of stack traces
+        "spark.log.structuredLogging.enabled": "false",
+        "spark.driver.memory": os.environ.get("DL2SQL_DRIVER_MEMORY", "1g"),
+        "spark.driver.extraJavaOptions": f"-Dlog4j.configurationFile={_log4j_file()}",
+    }
+    cores = local_cores(master)
+    if cores:
+        # Spark's default of 200 means 200 tiny tasks per join on a laptop
+        settings["spark.sql.shuffle.partitions"] = str(cores)
+        settings["spark.default.parallelism"] = str(cores)
+    if checkpoint_dir:
+        settings["spark.checkpoint.dir"] = checkpoint_dir
+    return settings
+
+
+def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None):
+    """The active SparkSession, or a new one tuned for dl2sql on ``master`` (default
+    ``$DL2SQL_SPARK_MASTER`` or ``local[*]``); see the module docstring.
+
+    A new session has as many shuffle partitions as local cores, adaptive execution,
+    case-sensitive identifiers (DDlog names are case-sensitive), no UI and errors-only
+    logging; ``checkpoint_dir`` becomes its ``spark.checkpoint.dir``."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    master = master or os.environ.get("DL2SQL_SPARK_MASTER") or "local[*]"
+    conf = SparkConf()
+    for key, value in session_settings(master, checkpoint_dir).items():
+        conf.set(key, value)
+    with without_pandas_warning():
+        gateway = None
+        if SparkContext._gateway is None and "PYSPARK_GATEWAY_PORT" not in os.environ:
+            gateway = _launch_filtered(conf)
+        SparkContext.getOrCreate(conf) if gateway is None else SparkContext(
+            conf=conf, gateway=gateway)
+        spark = SparkSession.builder.getOrCreate()
+    if is_local_master(master) and not os.environ.get("PYSPARK_PYTHON"):
+        # PySpark would start `python3` from PATH for its workers, which need not be
+        # the interpreter that dl2sql (and the user's extern functions) are installed
+        # in: a virtualenv's `dl2sql` command runs without the virtualenv on PATH
+        spark.sparkContext.pythonExec = sys.executable
+    import logging
+
+    # PySpark logs every failed query as JSON on this Python logger; dl2sql reports the
+    # failure itself, once and readably
+    logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
+    spark.sparkContext.setLogLevel("OFF")
+    return spark
+
+
+@contextlib.contextmanager
+def without_pandas_warning():
+    """Inside this block, PySpark's FutureWarning about the installed pandas version is
+    not shown (PySpark imports its test utilities on its first Python-to-JVM value
+    conversion, and they check pandas; dl2sql uses neither)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
+                                category=FutureWarning)
+        try:
+            import pyspark.testing.utils  # noqa: F401 - imported here, warning muted
+        except Exception:  # pragma: no cover - absent in some PySpark builds
+            pass
+        yield
+
+
+def _launch_filtered(conf):
+    """PySpark's JVM gateway, started with its stderr piped through a filter that drops
+    the JVM's incubator-module notice and passes everything else on to our stderr."""
+    import subprocess
+
+    from pyspark.java_gateway import launch_gateway
+
+    gateway = launch_gateway(conf, popen_kwargs={"stderr": subprocess.PIPE})
+    proc = getattr(gateway, "proc", None)
+    if proc is not None and proc.stderr is not None:
+        threading.Thread(target=_forward_stderr, args=(proc.stderr.fileno(),),
+                         name="dl2sql-jvm-stderr", daemon=True).start()
+    return gateway
+
+
+def _forward_stderr(fd: int) -> None:
+    """Copy the JVM's stderr to ours, line by line, without the incubator notice."""
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return
+        if not chunk:
+            if pending:
+                _write_stderr(pending)
+            return
+        pending += chunk
+        lines = pending.split(b"\n")
+        pending = lines.pop()  # an unfinished line waits for its end...
+        out = [line + b"\n" for line in lines if not line.startswith(_INCUBATOR_NOTICE)]
+        if pending and not (_INCUBATOR_NOTICE.startswith(pending)
+                            or pending.startswith(_INCUBATOR_NOTICE)):
+            out.append(pending)  # ... unless it cannot be the notice (a prompt, a bar)
+            pending = b""
+        if out:
+            _write_stderr(b"".join(out))
+
+
+def _write_stderr(data: bytes) -> None:
+    try:
+        os.write(2, data)
+    except OSError:  # pragma: no cover - stderr closed
+        pass
+
+
+def loop_partitions(spark) -> int:
+    """How many hash partitions dl2sql's loops use on ``spark``: the cores the session
+    can use (its default parallelism), so that a loop step runs one task per core.
+
+    Not the session's shuffle partitions: loop queries are planned without adaptive
+    execution (it would lose the tables' partitioning), so nothing would coalesce
+    Spark's default of 200 partitions into fewer tasks (each step of a small loop on a
+    two-node cluster measured 3.5 s with 200, docs/performance.md), and on a large
+    cluster a setting tuned for few cores would leave most of them idle."""
+    if not is_connect(spark):
+        try:
+            return max(1, int(spark.sparkContext.defaultParallelism))
+        except Exception:  # pragma: no cover - a session without a usable context
+            pass
+    for key in ("spark.default.parallelism", "spark.sql.leafNodeDefaultParallelism"):
+        try:
+            value = spark.conf.get(key, None)
+        except Exception:  # pragma: no cover
+            value = None
+        if value:
+            return max(1, int(value))
+    return _range_splits(spark) or 2
+
+
+def _range_splits(spark) -> int:
+    """The partitions Spark gives ``range`` (its default parallelism), read from the
+    physical plan; 0 when the plan cannot be read (Spark Connect offers no
+    ``sparkContext``: this is its way to ask, without running a job)."""
+    try:
+        text = spark.range(0, 1)._explain_string(mode="simple")  # type: ignore[attr-defined]
+    except Exception:
+        return 0
+    m = re.search(r"splits=(\d+)", text)
+    return int(m.group(1)) if m else 0
