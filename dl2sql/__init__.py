@@ -16,6 +16,7 @@ _EXPORTS = {
     "CompileError": "dl2sql.diagnostics",
     "InputError": "dl2sql.diagnostics",
     "RuntimeFailure": "dl2sql.diagnostics",
+    "Dl2sqlWarning": "dl2sql.diagnostics",
 }
 
 __all__ = list(_EXPORTS)

@@ -167,10 +167,10 @@ class Program:
         from dl2sql.evaluate import Evaluator
 
         bound = self.bind_inputs(inputs, runner.dialect)
+        self.last_runner = runner  # also when the run fails: what it holds is closed later
         # outputs computed now: errors surface in this call, and the caller's later
         # actions only read stored results
         Evaluator(self.compiled, runner, progress, self.extern).run(bound, tuple(self.outputs))
-        self.last_runner = runner
 
     def bind_inputs(self, inputs: dict, dialect: str) -> dict:
         """Loaders for the input relations: those named in ``inputs`` (short or

@@ -72,6 +72,15 @@ def test_strings_quotes_line_breaks_and_empty_fields(program, engine, tmp_path):
     assert by_n[4][0] == "two\nlines" and by_n[4][2] != by_n[4][2]  # NaN
 
 
+def test_blank_lines_hold_no_record_even_in_one_column(engine, tmp_path):
+    program = dl2sql.compile("input relation W(w: string)\n"
+                             "output relation O(w: string)\nO(w) :- W(w).")
+    for text, expected in (("w\na\n\nb\n", [("a",), ("b",)]),
+                           ("w\na\n\n\"\"\n", [("",), ("a",)])):
+        path = _file(tmp_path, "W.csv", text)
+        assert _rows(_run(program, engine, {"W": path})["O"]) == expected, text
+
+
 HEADER_ERRORS = [
     ("src,dts\n1,2\n", "column `dts` in the header is not a field of input relation `Edge` "
                        "(did you mean `dst`?) (fields: src, dst)"),

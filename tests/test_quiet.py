@@ -51,8 +51,9 @@ USER_SESSION = textwrap.dedent("""
     out = program.run(spark=spark, inputs={"Edge": edges})
     sys.stderr.write("AFTER dl2sql\\n"); sys.stderr.flush()
     print("paths", out["Path"].count(), "far", out["Far"].count(), flush=True)
-    # the user's own slow job: its progress bar is drawn again
-    spark.range(0, 4_000_000, 1, 200).selectExpr("id % 1000 AS k").groupBy("k").count().collect()
+    # the user's own slow job (a stage of 1.5 s): its progress bar is drawn again
+    spark.range(0, 2, 1, 2).selectExpr(
+        "reflect('java.lang.Thread', 'sleep', CAST(1500 AS BIGINT))").collect()
     spark.stop()
 """)
 

@@ -27,8 +27,9 @@ def _relation(con, relation: str, src, json_columns=None):
                 # CSV has no types: read text and convert it by dl2sql's rules (DuckDB's
                 # guesses would turn a string column "030" into the number 30); RFC
                 # 4180 quoting, as on Spark
+                # `""` is the empty string (not NULL): a NULL is then a blank line
                 return con.read_csv(src, header=True, all_varchar=True, sep=",",
-                                    quotechar='"', escapechar='"')
+                                    quotechar='"', escapechar='"', allow_quoted_nulls=False)
             return con.table(src)
         if hasattr(src, "columns") and hasattr(src, "dtypes") and not hasattr(src, "types"):
             return con.from_df(src)  # pandas
@@ -128,8 +129,12 @@ class DuckDBInput:
                                  [name for name, _ in self.columns])
         if problem:  # the file's own header, where readable: DuckDB renames repeated names
             raise InputError(self._located() or problem)
-        return exp.select(*csv_projection(self.source, self.relation, list(self.columns),
-                                          self.env, DUCKDB))
+        select = exp.select(*csv_projection(self.source, self.relation, list(self.columns),
+                                            self.env, DUCKDB))
+        if len(header) == 1:  # DuckDB reads a blank line as one empty field; Spark skips it
+            select = select.where(exp.Not(this=exp.Is(
+                this=exp.column(header[0], quoted=True), expression=exp.Null())))
+        return select
 
     def _cast_columns(self, table: Table, found: dict, path: str) -> exp.Select:
         """The columns cast to their SQL types where that loses nothing."""

@@ -23,6 +23,11 @@ _KNOWN_FAILURES = (
     (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
      "integer overflow: a result does not fit in DECIMAL(38,0), the storage of bigint "
      "and of 64- and 128-bit integers (38 decimal digits)"),
+    # a local checkpoint's blocks died with their executor
+    (("Checkpoint block", "checkpointed this partition is no longer alive"),
+     "an executor was lost, and with it tables that dl2sql kept in local checkpoints; "
+     "give a checkpoint directory that every node can reach (--checkpoint-dir, "
+     "checkpoint_dir= or spark.checkpoint.dir) so that runs survive lost executors"),
 )
 
 # the last line of a Python traceback: `pkg.module.SomeError: message`

@@ -149,20 +149,33 @@ class CoPartitioner:
         deduplications of a loop step shuffle into the same partitions."""
         return {**CO_PARTITION_CONF, "spark.sql.shuffle.partitions": str(self.partitions)}
 
+    def shuffling(self):
+        """Inside this block, shuffles go into the tables' number of partitions (a loop
+        whose tables are not kept partitioned: adaptive execution stays on, but each
+        step would first shuffle into the session's partitions, 200 by default)."""
+        if self._held or self.partitions <= 0:
+            return contextlib.nullcontext()
+        return self._applied({"spark.sql.shuffle.partitions": str(self.partitions)})
+
     @contextlib.contextmanager
-    def _applied(self):
+    def _applied(self, wanted: Optional[dict] = None):
         conf = self.spark.conf
-        wanted = self.settings()
+        partitioning = wanted is None
+        wanted = self.settings() if wanted is None else wanted
         changed = []  # the settings changed here, and only those, are put back after
         try:
             try:
                 if self._saved is None:
-                    self._saved = {k: conf.get(k, None) for k in wanted}
+                    self._saved = {}
+                for k in wanted:
+                    if k not in self._saved:
+                        self._saved[k] = conf.get(k, None)
                 for k, v in wanted.items():
                     conf.set(k, v)
                     changed.append(k)
             except Exception:  # a service may refuse runtime confs: plan as the session is
-                self.partitions = 0
+                if partitioning:
+                    self.partitions = 0
             yield
         finally:
             for k in changed:

@@ -257,8 +257,9 @@ class SparkRunner:
         return self.steps_per_check
 
     def looping(self, loop: Loop):
-        """Context of a whole ``loop``: co-partitioning settings applied once for it."""
-        return self.co.holding() if self._partitioned(loop) else contextlib.nullcontext()
+        """Context of a whole ``loop``: co-partitioning settings applied once for it, or
+        where its tables are not kept partitioned, just its number of partitions."""
+        return self.co.holding() if self._partitioned(loop) else self.co.shuffling()
 
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:

@@ -1,0 +1,192 @@
+"""dl2sql on a real Spark standalone cluster (the ``cluster`` fixture: a master and two
+one-core workers on 127.0.0.1) whose executors run a Python without dl2sql: the
+runtime dl2sql ships to them is what lets a program's Python UDFs run there.
+
+Through the Python API and through ``dl2sql run --master spark://...`` with files in
+and out, a recursive program with Python UDFs in and after its loop gives DuckDB's
+results, also when executors are killed in the middle of the loop (reliable
+checkpoints in a checkpoint directory); without a directory the user is warned, and
+a run that loses its executors fails saying what to do.
+
+Every driver is a child process (one process holds one SparkContext, and the test
+run's is a local one)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+import dl2sql
+from children import run_child
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+PROGRAM = """
+input relation Edge(x: u64, y: u64)
+function gcd(a: u64, b: u64): u64 { if (b == 0) { a } else { gcd(b, a % b) } }
+extern function note(x: u64): u64
+output relation Path(x: u64, y: u64)
+Path(x, y) :- Edge(x, y).
+// Python UDFs in the loop: a recursive DDlog function and an extern function
+Path(x, z) :- Path(x, y), Edge(y, z), gcd(z + 1, 1) == 1, note(z) == z.
+output relation G(x: u64, g: u64)
+G(x, gcd(x, y)) :- Path(x, y), x > 0.
+"""
+# a 20-node cycle with a tail: a loop of about 20 steps
+EDGES = [(i, (i + 1) % 20) for i in range(20)] + [(30, 31), (31, 0)]
+
+
+def _expected() -> dict:
+    program = dl2sql.compile(PROGRAM, extern={"note": lambda x: x})
+    out = program.run(engine="duckdb", inputs={"Edge": EDGES})
+    return {rel: sorted(list(map(int, r)) for r in rel_.fetchall()) for rel, rel_ in out.items()}
+
+
+def _driver_env(bare: str) -> dict:
+    # the executors run `bare`, which has no dl2sql: PySpark takes the workers' Python
+    # from the driver's PYSPARK_PYTHON
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(PYSPARK_PYTHON=bare, SPARK_LOCAL_IP="127.0.0.1")
+    return env
+
+
+API_CHILD = textwrap.dedent("""
+    import json, os, sys, warnings
+    from pyspark.sql import SparkSession
+    conf, program_text, edges, checkpoint_dir, tests = json.loads(sys.stdin.read())
+    edges = [tuple(e) for e in edges]
+    builder = SparkSession.builder.appName("dl2sql-cluster-api")
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    app = spark.sparkContext.applicationId
+    sys.path.insert(0, tests)
+    from cluster import EXECUTOR_CLASS, processes
+    import dl2sql
+
+    def note(x):  # an extern: defined here, pickled by value for the executors
+        return x
+
+    class KillAll:  # the user's progress callback, here killing every executor
+        def __init__(self, at):
+            self.at, self.killed = at, []
+        def on_iteration(self, stratum, iteration, counts, seconds):
+            if iteration >= self.at and not self.killed:
+                for pid, (cmdline, _) in processes().items():
+                    if EXECUTOR_CLASS in cmdline and f"--app-id {app} " in cmdline + " ":
+                        os.kill(pid, 9)
+                        self.killed.append(pid)
+        def on_loop_end(self, stratum, iterations, seconds):
+            pass
+
+    program = dl2sql.compile(program_text, extern={"note": note})
+    report = {}
+    for name, directory, kill_at in (("plain", checkpoint_dir, None),
+                                     ("killed", checkpoint_dir, 4),
+                                     ("no-directory", None, 4)):
+        progress = KillAll(kill_at if kill_at else 10**9)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = program.run(spark=spark, inputs={"Edge": edges}, progress=progress,
+                                  checkpoint_dir=directory)
+                result = {rel: sorted([int(v) for v in r] for r in df.collect())
+                          for rel, df in out.items()}
+                error = None
+            except dl2sql.RuntimeFailure as e:
+                result, error = None, str(e)
+        runner = program.last_runner
+        files = sum(len(f) for _, _, f in os.walk(checkpoint_dir))
+        program.close()
+        report[name] = {
+            "result": result, "error": error, "killed": progress.killed,
+            "reliable": runner.store.reliable if runner else None,
+            "files_before_close": files,
+            "files_after_close": sum(len(f) for _, _, f in os.walk(checkpoint_dir)),
+            "warnings": [str(w.message) for w in caught
+                         if w.category.__name__ == "Dl2sqlWarning"]}
+    print(json.dumps(report), flush=True)
+    spark.stop()
+""")
+
+
+def test_api_on_cluster_with_bare_workers_and_killed_executors(cluster, bare, tmp_path):
+    conf = cluster.driver_conf(bare)
+    conf.pop("spark.sql.execution.pythonUDF.arrow.enabled")  # PySpark's default stays
+    conf.pop("spark.sql.shuffle.partitions")  # 200: dl2sql picks the loops' own
+    checkpoints = tmp_path / "checkpoints"
+    checkpoints.mkdir()
+    code, out, err = run_child(API_CHILD, json.dumps(
+        [conf, PROGRAM, EDGES, str(checkpoints), TESTS]), timeout=600,
+        env=_driver_env(bare))
+    assert code == 0, f"{err[-4000:]}\n{cluster.logs()}"
+    report = json.loads(out.strip().splitlines()[-1])
+    expected = _expected()
+    plain, killed, lost = report["plain"], report["killed"], report["no-directory"]
+    assert plain["result"] == expected and plain["reliable"] and plain["warnings"] == []
+    assert plain["files_before_close"] > 0 and plain["files_after_close"] == 0
+    # every executor killed in the middle of the loop: the run still agrees with DuckDB
+    assert len(killed["killed"]) == 2, killed
+    assert killed["result"] == expected and killed["error"] is None
+    assert killed["files_after_close"] == 0
+    # no checkpoint directory: a warning, and the loss fails the run saying what to do
+    assert lost["reliable"] is False and len(lost["killed"]) == 2
+    assert any("a lost executor will fail the run" in w for w in lost["warnings"])
+    assert lost["result"] is None, lost
+    assert "an executor was lost" in lost["error"] and "--checkpoint-dir" in lost["error"]
+
+
+# The extern kills the executor that runs it, once (a file marks that it did), in the
+# middle of a task of the loop: the task's retry on another executor finds the mark.
+KILLER = """
+import os, signal
+
+MARK = {mark!r}
+
+
+def note(x):
+    if x == 7 and not os.path.exists(MARK):
+        # this Python worker was forked by PySpark's daemon, a child of the executor JVM
+        with open(f"/proc/{{os.getppid()}}/stat") as f:
+            executor = int(f.read().rsplit(")", 1)[1].split()[1])
+        with open(MARK, "w") as f:
+            f.write(str(executor))
+        os.kill(executor, signal.SIGKILL)
+    return x
+"""
+
+
+def test_cli_run_on_cluster_with_files_and_an_executor_dying_mid_task(cluster, bare,
+                                                                       tmp_path):
+    (tmp_path / "prog.dl").write_text(PROGRAM)
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "Edge.csv").write_text("y,x\n" + "".join(f"{y},{x}\n" for x, y in EDGES))
+    mark = tmp_path / "killed"
+    (tmp_path / "externs.py").write_text(KILLER.format(mark=str(mark)))
+    checkpoints = tmp_path / "checkpoints"
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "dl2sql", "run", str(tmp_path / "prog.dl"),
+               "--input", str(inp), "--output", str(out), "--format", "csv",
+               "--externs", str(tmp_path / "externs.py"), "--master", cluster.master_url,
+               "--checkpoint-dir", str(checkpoints)]
+    code, stdout, err = run_child("", args=command, timeout=600, env=_driver_env(bare))
+    assert code == 0, f"{err[-4000:]}\n{cluster.logs()}"
+    assert err.startswith("wrote 2 output relation(s)") and err.count("\n") == 1, err
+    executor = int(mark.read_text())  # the extern did kill its executor
+    assert not os.path.exists(f"/proc/{executor}")
+    # the same files on DuckDB, in this process
+    from dl2sql.cli import main
+
+    reference = tmp_path / "reference"
+    assert main(["run", str(tmp_path / "prog.dl"), "--input", str(inp), "--output",
+                 str(reference), "--format", "csv", "--engine", "duckdb", "--quiet",
+                 "--externs", str(tmp_path / "externs.py")]) == 0
+    for name in ("Path.csv", "G.csv"):
+        got = (out / name).read_text().splitlines()
+        want = (reference / name).read_text().splitlines()
+        assert got[0] == want[0] and sorted(got[1:]) == sorted(want[1:]), name
+    assert sorted(os.listdir(checkpoints)) == []  # the run's checkpoint files are gone
