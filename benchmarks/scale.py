@@ -22,14 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks import baselines, generators  # noqa: E402
-
-TC = """
-input relation Edge(x: s64, y: s64)
-output relation Path(x: s64, y: s64)
-Path(x, y) :- Edge(x, y).
-Path(x, z) :- Path(x, y), Edge(y, z).
-"""
-
+from benchmarks.run import PROGRAMS  # noqa: E402
 
 def run_dl2sql(spark, program, edges, partitions=None):
     """(paths, iterations, seconds) of one run through the Python API."""
@@ -59,7 +52,7 @@ def main(argv=None) -> int:
     from dl2sql.runner.spark_session import get_spark
 
     spark = get_spark(args.master)
-    program = dl2sql.compile(TC)
+    program = dl2sql.compile(PROGRAMS / "tc.dl")
     chosen = args.variants.split(",")
     variants = {
         "dl2sql": lambda edges: run_dl2sql(spark, program, edges, args.partitions),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import dl2sql
+from engines import run_on as _run, sorted_rows as _rows
 
 PROGRAM = """
 typedef Kind = Table | View{sql: string}
@@ -27,24 +28,12 @@ def program():
     return dl2sql.compile(PROGRAM)
 
 
-def _rows(frame) -> list[tuple]:
-    if hasattr(frame, "collect"):
-        return sorted(tuple(r) for r in frame.collect())
-    return sorted(frame.fetchall())
-
-
 def _frame(engine, rows, schema: str, columns: list[str]):
     """A DataFrame (Spark) or relation (DuckDB) holding ``rows``."""
     if engine.dialect == "spark":
         return engine.spark.createDataFrame(rows, schema)
     values = ", ".join("(" + ", ".join(repr(v) for v in r) + ")" for r in rows)
     return engine.con.sql(f"SELECT * FROM (VALUES {values}) t({', '.join(columns)})")
-
-
-def _run(program, engine, inputs):
-    if engine.dialect == "spark":
-        return program.run(spark=engine.spark, inputs=inputs)
-    return program.run(engine="duckdb", con=engine.con, inputs=inputs)
 
 
 def test_python_rows_in_frames_out(program, engine):

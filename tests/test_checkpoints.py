@@ -64,7 +64,7 @@ def test_reliable_checkpoints_agree_and_clean_up(spark, tmp_path):
     # superseded files are deleted as the loop goes: what is on disk stays bounded
     assert max(seen) <= 2 * COMPACT_EVERY + 4, seen
     # every file set on disk holds a table of the runner, and nothing else is left
-    live = set().union(*runner._files.values())
+    live = runner.stored_files()
     assert {p.split(":", 1)[-1] for p in live} == set(_rdd_dirs(str(tmp_path)))
     assert spark.sparkContext.getCheckpointDir() == before  # put back after the run
     runner.close()

@@ -17,7 +17,6 @@ import os
 import sys
 import textwrap
 
-import pytest
 
 import dl2sql
 from children import run_child

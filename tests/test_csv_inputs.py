@@ -18,6 +18,7 @@ from dl2sql.cli import main
 from dl2sql.diagnostics import InputError
 from dl2sql.types import text_values as tv
 from dl2sql.types.model import TBit, TBool, TDouble, TSigned
+from engines import run_on as _run, sorted_rows as _rows
 
 PROGRAM = """
 input relation Edge(src: u32, dst: u32)
@@ -33,17 +34,6 @@ WO(w, n, f, b, s) :- W(w, n, f, b, s).
 @pytest.fixture(scope="module")
 def program():
     return dl2sql.compile(PROGRAM)
-
-
-def _run(program, engine, inputs):
-    if engine.dialect == "spark":
-        return program.run(spark=engine.spark, inputs=inputs)
-    return program.run(engine="duckdb", con=engine.con, inputs=inputs)
-
-
-def _rows(frame) -> list:
-    rows = frame.collect() if hasattr(frame, "collect") else frame.fetchall()
-    return sorted(tuple(r) for r in rows)
 
 
 def _file(tmp_path, name: str, text: str) -> str:

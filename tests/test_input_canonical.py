@@ -11,6 +11,7 @@ import pytest
 
 import dl2sql
 from dl2sql.diagnostics import InputError
+from engines import collected, run_on as _run
 
 PROGRAM = """
 typedef Shape = Circle{r: s64} | Rect{w: s64, h: s64} | Dot
@@ -55,12 +56,6 @@ def _write(tmp_path, rows) -> str:
     return str(path)
 
 
-def _run(program, engine, inputs):
-    if engine.dialect == "spark":
-        return program.run(spark=engine.spark, inputs=inputs)
-    return program.run(engine="duckdb", con=engine.con, inputs=inputs)
-
-
 def _plain(v):
     """Collected values of either engine as plain Python (Row/dict/list/tuple)."""
     if hasattr(v, "asDict"):
@@ -73,8 +68,7 @@ def _plain(v):
 
 
 def _rows(frame) -> list:
-    rows = frame.collect() if hasattr(frame, "collect") else frame.fetchall()
-    return sorted((_plain(list(r)) for r in rows), key=repr)
+    return sorted((_plain(list(r)) for r in collected(frame)), key=repr)
 
 
 def test_values_are_canonical_and_equal_values_collapse(program, engine, tmp_path):

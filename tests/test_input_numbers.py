@@ -10,6 +10,7 @@ import pytest
 
 import dl2sql
 from dl2sql.diagnostics import InputError
+from engines import collected, run_on as _run
 
 PROGRAM = """
 input relation R(x: u64, y: s64, z: bit<128>)
@@ -37,15 +38,8 @@ def _write(tmp_path, lines) -> str:
     return str(path)
 
 
-def _run(program, engine, inputs):
-    if engine.dialect == "spark":
-        return program.run(spark=engine.spark, inputs=inputs)
-    return program.run(engine="duckdb", con=engine.con, inputs=inputs)
-
-
 def _rows(frame) -> list:
-    rows = frame.collect() if hasattr(frame, "collect") else frame.fetchall()
-    return sorted(tuple(int(v) for v in r) for r in rows)
+    return sorted(tuple(int(v) for v in r) for r in collected(frame))
 
 
 def test_wide_integers_keep_every_digit(program, engine, tmp_path):

@@ -17,9 +17,9 @@ Reliable checkpoints are written under a directory of their own per runner
 checkpoints and put back after; each file set is deleted as soon as no table of the
 runner is stored in it any more, and the whole directory when the runner is closed
 (``Program.close()``, the CLI when its outputs are written) or the process ends.
-Unions of checkpointed pieces (a loop's growing relations) are written anew only
-every :data:`COMPACT_EVERY` appends: a piece is never lost, so the union needs no
-checkpoint of its own until its plan grows long.
+A loop's growing relations are unions of the pieces stored at each step, written
+anew as one only every :data:`COMPACT_EVERY` appends, with either kind of checkpoint
+(see ``SparkRunner.append``).
 
 Reliable checkpoints need ``SparkContext`` (to set the directory and delete files),
 which Spark Connect sessions do not offer: those use local checkpoints.
@@ -36,7 +36,7 @@ from typing import Optional
 from dl2sql.diagnostics import Dl2sqlWarning
 from dl2sql.runner.spark_session import is_connect, is_local_master
 
-COMPACT_EVERY = 8  # appends to a table before its union of pieces is written as one
+COMPACT_EVERY = 8  # stored pieces a table may be the union of before it is stored as one
 
 _warned: set = set()  # sessions told that they have no checkpoint directory
 _lock = threading.Lock()

@@ -45,6 +45,34 @@ def ensure_runtime(spark) -> None:
         _ready.add(key)
 
 
+def send_by_value(callables) -> None:
+    """Have the user's ``callables`` (extern functions) pickled with their code, not by
+    module name, where their module is the user's own (a script's sibling, a test
+    file): the workers' ``sys.path`` is not the driver's, so they could not import it.
+    Modules installed in the driver's Python (standard library, site-packages) are
+    still sent by name; the workers need them installed too."""
+    from pyspark import cloudpickle
+
+    for fn in callables:
+        name = getattr(fn, "__module__", None)
+        module = sys.modules.get(name or "")
+        if module is None or name == "__main__" or name.split(".")[0] in _PACKAGES:
+            continue  # __main__ is pickled by value anyway; dl2sql's own is shipped
+        if not _installed(module):
+            cloudpickle.register_pickle_by_value(module)
+
+
+def _installed(module) -> bool:
+    import sysconfig
+
+    path = getattr(module, "__file__", None)
+    if path is None:
+        return True  # built into the interpreter
+    roots = {sysconfig.get_path(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    path = os.path.realpath(path)
+    return any(root and path.startswith(os.path.realpath(root) + os.sep) for root in roots)
+
+
 def _session_key(spark):
     if is_connect(spark):
         return ("connect", spark.session_id)

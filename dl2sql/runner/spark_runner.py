@@ -25,7 +25,8 @@ Only SQL, the DataFrame API, ``localCheckpoint`` and ``observe`` are used here (
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Optional
+import functools
+from typing import Any, NamedTuple, Optional
 
 from sqlglot import exp
 
@@ -33,11 +34,20 @@ from dl2sql.plan.nodes import Loop, Materialize, Table
 from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for
 from dl2sql.runner.spark_partitioning import CoPartitioner
 from dl2sql.runner.spark_quiet import Quiet
-from dl2sql.runner.spark_session import is_connect, loop_partitions
+from dl2sql.runner.spark_session import hash_join_budget, is_connect, loop_partitions
 from dl2sql.runner.spark_types import ident, row_width, schema_ddl, to_spark
 from dl2sql.runtime.spark_values import IDENTITY, SparkUdf, normalize
 
 # --- runner ----------------------------------------------------------------------------
+
+class Piece(NamedTuple):
+    """A stored part of a table: its DataFrame, rows (where counted) and the reliable
+    checkpoint files it is stored in."""
+
+    df: Any
+    size: Optional[int]
+    files: frozenset
+
 
 class SparkRunner:
     """Runs plans on a SparkSession (classic or Connect).
@@ -50,12 +60,12 @@ class SparkRunner:
     Checkpointed DataFrames carry no statistics Spark trusts, so the runner tells Spark
     how to join them, by hints on the temp views of tables whose size it counted:
     up to ``broadcast_bytes`` (default 0: never) a broadcast hint, up to
-    ``hash_join_bytes`` (64 MB) a shuffle-hash hint. Broadcasting costs a job per query
-    (the relation changes every iteration, so nothing is reused) and sort-merge joins
-    sort both sides. Shuffled hash joins measured ~15% faster per iteration in an A/B
-    with one step per job (chain and random graph), but within the noise in the full
-    benchmark run (docs/performance.md, runs 7 and 8). Above 64 MB the choice is
-    Spark's (sort-merge, which spills): a hash join keeps its build side in memory.
+    ``hash_join_bytes`` a shuffle-hash hint. Broadcasting costs a job per query (the
+    relation changes every iteration, so nothing is reused) and sort-merge joins sort
+    both sides, which was most of a loop step's work on a random graph (a profile of
+    run 12). A hash join keeps its build side in memory and cannot spill, so the
+    default bound follows the memory a task has (:func:`hash_join_budget`); above it
+    the choice is Spark's (sort-merge, which spills).
     """
 
     dialect = "spark"
@@ -73,7 +83,7 @@ class SparkRunner:
     EAGER_EVERY = 64
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
-                 hash_join_bytes: int = 64 << 20, partitions: Optional[int] = None,
+                 hash_join_bytes: Optional[int] = None, partitions: Optional[int] = None,
                  checkpoint_dir: Optional[str] = None, checkpoints: str = "auto"):
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
@@ -91,9 +101,10 @@ class SparkRunner:
             count_mode = "count" if is_connect(spark) else "observe"
         self.count_mode = count_mode
         self.broadcast_bytes = broadcast_bytes
-        self.hash_join_bytes = hash_join_bytes
         # partitions of the loops' tables: the cluster's parallelism unless given
         self.partitions = loop_partitions(spark) if partitions is None else int(partitions)
+        self.hash_join_bytes = (hash_join_budget(spark, self.partitions)
+                                if hash_join_bytes is None else hash_join_bytes)
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
         self._appends: dict[str, int] = {}
         self._widths: dict[str, int] = {}  # estimated bytes per row, by table
@@ -105,7 +116,7 @@ class SparkRunner:
         # local or reliable checkpoints (dl2sql.runner.spark_checkpoints), and the
         # checkpoint files each table is stored in (reliable ones only)
         self.store = checkpoints_for(spark, checkpoint_dir, checkpoints)
-        self._files: dict[str, frozenset] = {}
+        self._pieces: dict[str, tuple[Piece, ...]] = {}  # what each table is the union of
 
     @contextlib.contextmanager
     def running(self):
@@ -172,24 +183,30 @@ class SparkRunner:
         """The DataFrame currently holding ``table``."""
         return self.tables[table.name]
 
-    def _set(self, table: Table, df, size: Optional[int], files: frozenset) -> None:
-        """Hold ``df`` as ``table``, stored in checkpoint ``files`` (reliable ones)."""
+    def _set(self, table: Table, df, size: Optional[int], files: frozenset = frozenset(),
+             pieces: Optional[tuple] = None) -> None:
+        """Hold ``df`` as ``table``: one stored piece (``df`` itself, stored in the
+        checkpoint ``files``), or the union of ``pieces``."""
         name = table.name
         old = self.tables.get(name)
+        replaced = self._pieces.get(name, ())
         self.tables[name] = df
         self.sizes[name] = size
         self._widths[name] = row_width(table)
-        replaced = self._files.get(name)
-        self._files[name] = files
+        self._pieces[name] = (Piece(df, size, files),) if pieces is None else pieces
         if old is not None and old is not df and not any(d is old for d in self.tables.values()):
             self._release(old)
-        if replaced and not replaced <= files:
+        if any(p.files for p in replaced):
             self._collect()
+
+    def stored_files(self) -> set:
+        """The reliable checkpoint files the tables are stored in."""
+        return {f for pieces in self._pieces.values() for p in pieces for f in p.files}
 
     def _collect(self) -> None:
         """Delete the checkpoint files no table is stored in any more."""
         if self.store.reliable:
-            self.store.collect(set().union(*self._files.values()))
+            self.store.collect(self.stored_files())
 
     def _checkpoint(self, df, eager: bool):
         """``df`` checkpointed in this runner's store, and the files it is stored in."""
@@ -294,9 +311,13 @@ class SparkRunner:
         self._register_views(names)
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by CoPartitioner.stored_query
-            if not count and self.lazy_uncounted:
+            if not count and self.lazy_uncounted and not self.co.wants(table):
                 # no action now (local checkpoints): the next action that reads the
-                # table fills the checkpoint
+                # table fills the checkpoint. Not for a loop's tables: their sizes
+                # choose the loop's joins (with no size, a sort-merge join sorts the
+                # whole relation at every step). Not for a loop's tables: their sizes
+                # choose the loop's joins (an unknown size is a sort-merge join, which
+                # sorts the whole relation at every step)
                 ck, files = self._checkpoint(df, eager=False)
                 self._set(table, ck, None, files)
                 return None
@@ -305,27 +326,47 @@ class SparkRunner:
         return n if count else None
 
     def append(self, target: Table, source: Table) -> None:
-        """``target := target ∪ source``, with no action now: a lazy local checkpoint
-        (the next action that reads ``target`` writes it), or with reliable checkpoints
-        the union of the stored pieces itself, written as one every ``COMPACT_EVERY``
-        appends."""
-        df = self.tables[target.name].unionByName(self.tables[source.name])
-        # co-partitioned pieces union into as many partitions as each has
-        df = self.co.repartition(target, df) if self.co.wants(target) else self._bounded(df)
+        """``target := target ∪ source`` with no action now: the union of the stored
+        pieces themselves, where more than ``COMPACT_EVERY`` pieces have some of the
+        smallest stored as one (lazily where local: the next action that reads
+        ``target`` writes it).
+
+        Not a checkpoint of every union: that copies the whole relation at each loop
+        step, which late in a loop (few new rows, a large relation) cost most of the
+        step; but not many pieces either: each costs every query that reads the table
+        time to plan and to ship (docs/performance.md, run 12). A union of
+        co-partitioned pieces keeps their partitioning."""
+        pieces = self._pieces[target.name] + self._pieces[source.name]
+        if len(pieces) > COMPACT_EVERY:
+            pieces = self._compacted(target, pieces)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
-        size = None if a is None or b is None else a + b
-        files = self._files.get(target.name, frozenset()) | self._files.get(source.name,
-                                                                            frozenset())
-        if self.store.reliable and len(files) < COMPACT_EVERY:
-            self._set(target, df, size, files)  # its pieces are files: nothing is lost
-            return
-        self._appends[target.name] = n = self._appends.get(target.name, 0) + 1
+        self._set(target, self._union(target, pieces), None if a is None or b is None
+                  else a + b, pieces=pieces)
+
+    def _union(self, table: Table, pieces) -> Any:
+        """One flat union of ``pieces`` (nested unions of unions cost the optimizer time
+        at every step), partitioned as ``table`` is."""
+        df = functools.reduce(lambda a, b: a.union(b), [p.df for p in pieces])
+        # co-partitioned pieces union into as many partitions as each has
+        return self.co.repartition(table, df) if self.co.wants(table) else self._bounded(df)
+
+    def _compacted(self, table: Table, pieces) -> tuple:
+        """``pieces`` with the smallest stored as one, down to half ``COMPACT_EVERY``:
+        the large pieces of a loop's busy steps are never copied again, and late steps'
+        small ones are merged cheaply."""
+        order = sorted(range(len(pieces)), key=lambda i: (
+            pieces[i].size is None, pieces[i].size or 0))
+        chosen = set(order[:len(pieces) - COMPACT_EVERY // 2 + 1])
+        merged = [pieces[i] for i in sorted(chosen)]
+        self._appends[table.name] = n = self._appends.get(table.name, 0) + 1
         # A lazy checkpoint keeps its parents until a job fills it; in a long loop
         # the chain of unions can outgrow the JVM stack when a task is deserialised
-        # (seen at ~700 iterations), so every EAGER_EVERY appends one is written now.
-        with self.co.planning(target):
-            ck, files = self._checkpoint(df, eager=n % self.EAGER_EVERY == 0)
-        self._set(target, ck, size, files)
+        # (seen at ~700 iterations), so every EAGER_EVERY compactions one is written now.
+        with self.co.planning(table):
+            ck, files = self._checkpoint(self._union(table, merged), eager=n % self.EAGER_EVERY == 0)
+        sizes = [p.size for p in merged]
+        one = Piece(ck, None if None in sizes else sum(sizes), files)
+        return tuple(p for i, p in enumerate(pieces) if i not in chosen) + (one,)
 
     def rename(self, target: Table, source: Table) -> None:
         """Point ``target`` at the data of ``source`` and forget ``source``."""
@@ -335,7 +376,7 @@ class SparkRunner:
         size = self.sizes.pop(source.name, None)
         # ``source``'s view (if any) stays until the table is next set or dropped: no
         # query reads it meanwhile, and dropping it would cost a JVM round trip
-        self._set(target, df, size, self._files.pop(source.name, frozenset()))
+        self._set(target, df, size, pieces=self._pieces.pop(source.name))
 
     def compute(self, tables: list[Table]) -> None:
         """Fill the lazy checkpoints among ``tables`` (one action each), counting them."""
@@ -353,12 +394,13 @@ class SparkRunner:
         """Forget ``table`` and its temp view."""
         df = self.tables.pop(table.name, None)
         self.sizes.pop(table.name, None)
+        replaced = self._pieces.pop(table.name, ())
         if self._views.pop(table.name, None) is not None:
             self.spark.catalog.dropTempView(table.name)  # a name, not an SQL identifier
         if df is not None:
             if not any(d is df for d in self.tables.values()):
                 self._release(df)
-        if self._files.pop(table.name, None):
+        if any(p.files for p in replaced):
             self._collect()
 
     def count(self, table: Table) -> int:
@@ -372,9 +414,10 @@ class SparkRunner:
         (:func:`dl2sql.runner.spark_python.ensure_runtime`, once per session)."""
         from pyspark.sql.types import StructType
 
-        from dl2sql.runner.spark_python import ensure_runtime
+        from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 
         ensure_runtime(self.spark)
+        send_by_value(getattr(fn, "user_functions", tuple)())
         schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
         self.spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)),
                                 schema.fields[0].dataType)

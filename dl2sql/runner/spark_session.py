@@ -81,6 +81,21 @@ def _log4j_file() -> str:
     return path
 
 
+def driver_memory(master: str) -> str:
+    """The driver's heap for a session dl2sql starts: on a local master the driver is
+    also the only executor and holds every table, so a quarter of the machine's memory
+    (at least 1 GiB, at most 8 GiB; Spark's own default of 1 GiB ran out at 16 M
+    rows, docs/performance.md); 1 GiB where executors hold the data."""
+    if not is_local_master(master):
+        return "1g"
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system
+        return "1g"
+    gib = max(1, min(8, total // 4 // 2**30))
+    return f"{gib}g"
+
+
 def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[str, str]:
     """The Spark settings of a session dl2sql starts on ``master``."""
     settings = {
@@ -94,7 +109,7 @@ def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[
         # dl2sql reports engine errors itself, in one line; Spark's JSON logs would
         # bury that line under pages of stack traces
         "spark.log.structuredLogging.enabled": "false",
-        "spark.driver.memory": os.environ.get("DL2SQL_DRIVER_MEMORY", "1g"),
+        "spark.driver.memory": os.environ.get("DL2SQL_DRIVER_MEMORY") or driver_memory(master),
         "spark.driver.extraJavaOptions": f"-Dlog4j.configurationFile={_log4j_file()}",
     }
     cores = local_cores(master)
@@ -240,3 +255,38 @@ def _range_splits(spark) -> int:
         return 0
     m = re.search(r"splits=(\d+)", text)
     return int(m.group(1)) if m else 0
+
+
+def _bytes(text: str) -> int:
+    """A JVM memory setting (``512m``, ``4g``, ``1024``: bytes) in bytes."""
+    text = text.strip().lower()
+    units = {"k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+    if text and text[-1] == "b":
+        text = text[:-1]
+    if text and text[-1] in units:
+        return int(float(text[:-1]) * units[text[-1]])
+    return int(text)
+
+
+def hash_join_budget(spark, partitions: int) -> int:
+    """The largest table (dl2sql's estimate of its bytes) that a loop joins by building a
+    hash table of it, on ``spark`` with ``partitions`` partitions per table.
+
+    A task's share of the executor's unified memory, (heap - 300 MB) x
+    ``spark.memory.fraction`` over its cores, halved (stored tables compete for it),
+    divided by 4 (Spark's hash relation of a row takes about four times dl2sql's
+    estimate, and cannot spill), per partition. With a 5 GiB local[2] driver that is
+    about 360 MB; with 1 GiB, 54 MB (a hash join built beyond that ran out of memory
+    at 2.6 M rows)."""
+    def setting(key, default):
+        try:
+            return spark.conf.get(key, None) or default
+        except Exception:  # pragma: no cover - a service that hides its settings
+            return default
+    master = setting("spark.master", "local[*]")
+    local = is_local_master(master)
+    heap = _bytes(setting("spark.driver.memory" if local else "spark.executor.memory", "1g"))
+    cores = local_cores(master) if local else int(setting("spark.executor.cores", "1"))
+    fraction = float(setting("spark.memory.fraction", "0.6"))
+    per_task = max(0, heap - 300 * 2**20) * fraction / max(1, cores) / 2
+    return int(per_task / 4 * max(1, partitions))

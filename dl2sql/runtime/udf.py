@@ -47,6 +47,10 @@ class Udf:
         self.where = where
         self.__name__ = f"udf_{func}"
 
+    def user_functions(self) -> tuple:
+        """The user's Python callables (extern functions) this UDF may call."""
+        return tuple(self.interpreter.externs.values())
+
     def __call__(self, *sql_args):
         raise_recursion_limit()
         try:

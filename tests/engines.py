@@ -1,0 +1,21 @@
+"""Running a compiled program on the runner of the ``engine`` fixture, and reading its
+outputs, the same way for both engines."""
+from __future__ import annotations
+
+
+def run_on(program, engine, inputs: dict) -> dict:
+    """``program.run`` on the engine of runner ``engine`` (its Spark session or its
+    DuckDB connection); the output frames by relation."""
+    if engine.dialect == "spark":
+        return program.run(spark=engine.spark, inputs=inputs)
+    return program.run(engine="duckdb", con=engine.con, inputs=inputs)
+
+
+def collected(frame) -> list:
+    """The rows of a Spark DataFrame or a DuckDB relation, as they come."""
+    return frame.collect() if hasattr(frame, "collect") else frame.fetchall()
+
+
+def sorted_rows(frame) -> list[tuple]:
+    """The rows of an output frame as sorted tuples."""
+    return sorted(tuple(r) for r in collected(frame))

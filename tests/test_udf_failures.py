@@ -1,0 +1,61 @@
+"""Python UDFs (DDlog functions run by dl2sql's interpreter, extern functions) on both
+engines: deep recursion works in Spark's workers as on the driver (the Spark-only
+failure of a Collatz-style function in a later transaction), and an exception raised
+in a worker reaches the user with its Python type and message, the DDlog function and
+the rule that called it — the same message on both engines."""
+from __future__ import annotations
+
+import pytest
+
+import dl2sql
+from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.evaluate import replay_program
+from engines import run_on
+
+PROGRAM = """
+function collatz(n: u64): u64 {
+    if (n == 1) { 0 } else if (n % 2 == 0) { 1 + collatz(n / 2) } else { 1 + collatz(3 * n + 1) }
+}
+function deep(n: u64): u64 { if (n == 0) { 0 } else { 1 + deep(n - 1) } }
+extern function score(name: string): u32
+input relation N(n: u64)
+output relation Steps(n: u64, s: u64)
+Steps(n, collatz(n)) :- N(n).
+input relation D(n: u64)
+output relation Deep(n: u64, d: u64)
+Deep(n, deep(n)) :- D(n).
+input relation W(w: string)
+output relation S(w: string, s: u32)
+S(w, score(w)) :- W(w).
+"""
+
+
+def _score(name: str) -> int:
+    if name == "bad":
+        raise ValueError(f"cannot score {name!r}")
+    return len(name)
+
+
+def test_deep_recursion_in_a_later_transaction(engine):
+    # 27 needs 111 levels, 837799 needs 524: past Python's default limit of 1000
+    # frames, which a Spark worker had (the driver raises its own)
+    program = dl2sql.compile(PROGRAM, extern={"score": _score}).compiled
+    commands = ("start; insert N(27); commit dump_changes;\n"
+                "start; insert N(837799); commit dump_changes;\n")
+    code, out, err = replay_program(program, engine, commands, externs={"score": _score})
+    assert (code, err) == (0, "")
+    assert out.endswith("Steps:\nSteps{.n = 837799, .s = 524}: +1\n")
+
+
+@pytest.mark.parametrize("inputs,message", [
+    ({"W": [("ok",), ("bad",)]},
+     "function `score` in the rule at <source>:15:1 raised ValueError: cannot score 'bad'"),
+    ({"D": [(100_000,)]},
+     "function `deep` in the rule at <source>:12:1 raised RecursionError: the recursion "
+     "is deeper than 20000 Python frames"),
+], ids=["extern", "too-deep"])
+def test_worker_exceptions_name_type_message_function_and_rule(engine, inputs, message):
+    program = dl2sql.compile(PROGRAM, extern={"score": _score})
+    with pytest.raises(RuntimeFailure) as info:
+        run_on(program, engine, inputs)
+    assert str(info.value) == message
