@@ -10,6 +10,11 @@ as ``dl2sql.runner.spark_session.get_spark`` starts it, the loop's partitions it
 own choice) unless ``--partitions`` is given. Prints, per N: the number of paths,
 each variant's median time and spread, the ratio to the hand-tuned loop and seconds
 per million paths; both must count the same paths.
+
+Before each timed run the process settles (``--settle``, the default): Python and the
+JVM collect garbage and Spark's cleaner gets two seconds, so that neither variant
+pays for the blocks the other left behind (the hand-tuned loop leaves its old
+checkpoints to Spark's cleaner, dl2sql releases its own as it goes). Not timed.
 """
 from __future__ import annotations
 
@@ -23,6 +28,16 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks import baselines, generators  # noqa: E402
 from benchmarks.run import PROGRAMS  # noqa: E402
+
+def settle(spark, seconds: float = 2.0) -> None:
+    """Let garbage from earlier runs go: unreferenced DataFrames in Python, then the
+    JVM objects they held, then the cached blocks Spark's ContextCleaner frees."""
+    import gc
+
+    gc.collect()
+    spark.sparkContext._jvm.System.gc()
+    time.sleep(seconds)
+
 
 def run_dl2sql(spark, program, edges, partitions=None):
     """(paths, iterations, seconds) of one run through the Python API."""
@@ -46,6 +61,8 @@ def main(argv=None) -> int:
     ap.add_argument("--variants", default="dl2sql,hand-tuned")
     ap.add_argument("--partitions", type=int, default=None,
                     help="dl2sql's loop partitions (default: its own choice)")
+    ap.add_argument("--settle", action=argparse.BooleanOptionalAction, default=True,
+                    help="collect garbage before each timed run (default: yes)")
     args = ap.parse_args(argv)
 
     import dl2sql
@@ -68,6 +85,8 @@ def main(argv=None) -> int:
         paths: dict = {}
         for i in range(args.runs):
             for label in chosen:
+                if args.settle:
+                    settle(spark)
                 count, iterations, seconds = variants[label](edges)
                 samples[label].append(seconds)
                 paths.setdefault(label, set()).add(count)

@@ -111,6 +111,11 @@ def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[
         "spark.log.structuredLogging.enabled": "false",
         "spark.driver.memory": os.environ.get("DL2SQL_DRIVER_MEMORY") or driver_memory(master),
         "spark.driver.extraJavaOptions": f"-Dlog4j.configurationFile={_log4j_file()}",
+        # Spark compiles each distinct query stage to a Java class and keeps 100: a
+        # loop step of one rule has about ten, a program of many rules far more, and
+        # every class compiled again is also run interpreted again until the JVM's
+        # JIT has warmed it up (docs/performance.md, run 12)
+        "spark.sql.codegen.cache.maxEntries": "2000",
     }
     cores = local_cores(master)
     if cores:
@@ -274,10 +279,11 @@ def hash_join_budget(spark, partitions: int) -> int:
 
     A task's share of the executor's unified memory, (heap - 300 MB) x
     ``spark.memory.fraction`` over its cores, halved (stored tables compete for it),
-    divided by 4 (Spark's hash relation of a row takes about four times dl2sql's
-    estimate, and cannot spill), per partition. With a 5 GiB local[2] driver that is
-    about 360 MB; with 1 GiB, 54 MB (a hash join built beyond that ran out of memory
-    at 2.6 M rows)."""
+    divided by 12 (a row of Spark's hash relation, with its map slots and the copy
+    while the map grows, takes several times dl2sql's estimate, and the build cannot
+    spill), per partition. With a 5 GiB local[2] driver that is about 120 MB: with a
+    third of that bound more (divided by 4), the 15.9 M-row relation of the N = 5000
+    benchmark was hashed and the run ran out of execution memory."""
     def setting(key, default):
         try:
             return spark.conf.get(key, None) or default
@@ -289,4 +295,4 @@ def hash_join_budget(spark, partitions: int) -> int:
     cores = local_cores(master) if local else int(setting("spark.executor.cores", "1"))
     fraction = float(setting("spark.memory.fraction", "0.6"))
     per_task = max(0, heap - 300 * 2**20) * fraction / max(1, cores) / 2
-    return int(per_task / 4 * max(1, partitions))
+    return int(per_task / 12 * max(1, partitions))
