@@ -16,22 +16,46 @@ from dl2sql.diagnostics import CompileError, Dl2sqlWarning, InputError, RuntimeF
 ENGINES = ("duckdb", "spark")
 
 
+class _HelpWithDefaults(argparse.HelpFormatter):
+    """Help that names each option's default, where it has one worth naming."""
+
+    def _get_help_string(self, action) -> str:
+        text = action.help or ""
+        if (action.option_strings and action.default not in (None, False, [])
+                and action.default is not argparse.SUPPRESS and "default" not in text):
+            text += " (default: %(default)s)"
+        return text
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with dl2sql's conventions: defaults in ``--help``, and exit code 1 for
+    a misused command line as for every other user error (argparse's own is 2)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _HelpWithDefaults)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dl2sql", description="Differential Datalog on Spark "
-                                "SQL and DuckDB.")
+    p = _Parser(prog="dl2sql", description="Differential Datalog on Spark SQL and DuckDB.")
     sub = p.add_subparsers(dest="command", required=True)
 
     c = sub.add_parser("compile", help="print a compilation stage (SQL by default)")
     c.add_argument("program")
-    c.add_argument("--dialect", choices=ENGINES, default="spark")
+    c.add_argument("--dialect", choices=ENGINES, default="spark",
+                   help="SQL dialect to print")
     c.add_argument("--emit", choices=("ast", "types", "strata", "ra", "plan", "sql"),
-                   default="sql")
+                   default="sql", help="compilation stage to print")
     _common(c)
 
     r = sub.add_parser("replay", help="run DDlog commands (.dat) from stdin and print "
                                       "exactly what DDlog's CLI prints")
     r.add_argument("program")
-    r.add_argument("--engine", choices=ENGINES, default="duckdb")
+    r.add_argument("--engine", choices=ENGINES, default="duckdb", help="engine to run on")
     r.add_argument("--master", default=None, help="Spark master URL (default local[*])")
     _spark_options(r)
     r.add_argument("--no-init-snapshot", action="store_true")
@@ -42,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     u = sub.add_parser("run", help="evaluate a program on files: one file per relation "
                                    "in --input, one per output relation in --output")
     u.add_argument("program")
-    u.add_argument("--engine", choices=ENGINES, default="spark")
+    u.add_argument("--engine", choices=ENGINES, default="spark", help="engine to run on")
     u.add_argument("--master", default=None, help="Spark master URL (default local[*])")
     _spark_options(u)
     u.add_argument("--input", required=True, metavar="DIR",
@@ -50,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     u.add_argument("--output", required=True, metavar="DIR",
                    help="directory for the output relations (replaced file by file "
                         "once all are written)")
-    u.add_argument("--format", choices=("csv", "json", "parquet"), default="parquet")
+    u.add_argument("--format", choices=("csv", "json", "parquet"), default="parquet",
+                   help="file format of the outputs")
     u.add_argument("--quiet", action="store_true", help="no progress display")
     u.add_argument("--explain", action="store_true",
                    help="after the run, print the strata, the plan and the row counts "

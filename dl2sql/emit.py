@@ -7,6 +7,7 @@ from sqlglot import exp
 
 from dl2sql.compiler import CompiledProgram
 from dl2sql.plan.nodes import Choose, Append, Loop, Materialize, Rename
+from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
 
 STAGES = ("ast", "types", "strata", "ra", "plan", "sql")
@@ -48,10 +49,15 @@ def _is_complex(v) -> bool:
     return dataclasses.is_dataclass(v)
 
 
+def _std_helper(p: CompiledProgram, relation: str) -> bool:
+    """A relation of the standard library the user did not declare an output."""
+    return relation.startswith("ddlog_std::") and p.relations[relation].role != "output"
+
+
 def emit_types(p: CompiledProgram, dialect: str) -> str:
     out = []
     for r, info in p.relations.items():
-        if not r.startswith("ddlog_std::") or info.role == "output":
+        if not _std_helper(p, r):
             out.append(f"{info.role} relation {r}: {info.record_type}")
     out.append("")
     out += [rule_to_str(r) for r in p.rules]
@@ -62,7 +68,9 @@ def emit_strata(p: CompiledProgram, dialect: str) -> str:
     out = []
     for i, s in enumerate(p.strata):
         kind = "recursive" if s.recursive else "non-recursive"
-        out.append(f"stratum {i} ({kind}): {', '.join(s.relations)}")
+        shown = [r for r in s.relations if not _std_helper(p, r)]
+        if shown:  # a stratum of dl2sql's own helpers only (ddlog_std::Singleton): hidden
+            out.append(f"stratum {i} ({kind}): {', '.join(shown)}")
     return "\n".join(out) + "\n"
 
 
@@ -70,9 +78,17 @@ def emit_ra(p: CompiledProgram, dialect: str) -> str:
     out = []
     for rel, blocks in p.blocks.items():
         for b in blocks:
+            if isinstance(b, GroupBlock):
+                keys = ", ".join(expr_to_str(k) for k in b.keys)
+                out.append(f"{rel} <- Group[keys {keys}; key {expr_to_str(b.key)}; "
+                           f"value {expr_to_str(b.value)}]")
+                out.append(f"    Scan[{b.source.relation} AS {b.source.alias}]")
+                continue
             srcs = ", ".join(f"{s.relation} AS {s.alias}" for s in b.sources) or "(one row)"
             out.append(f"{rel} <- Project[{', '.join(expr_to_str(o) for o in b.outputs)}]")
             out.append(f"    Join[{srcs}]")
+            for u in b.unnests:
+                out.append(f"    Unnest[{expr_to_str(u.expr)} AS {u.alias}]")
             for c in b.conditions:
                 out.append(f"    Select[{expr_to_str(c)}]")
             for aj in b.antijoins:

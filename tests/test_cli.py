@@ -55,3 +55,30 @@ def test_check_reports_differences(capsys) -> None:
     out = capsys.readouterr().out
     assert code == 1
     assert "-B" in out and "+C" in out
+
+
+@pytest.mark.parametrize("command, defaults", [
+    ("run", ["(default: spark)", "(default: parquet)"]),
+    ("replay", ["(default: duckdb)"]),
+    ("compile", ["(default: spark)", "(default: sql)"]),
+])
+def test_help_names_the_defaults(command, defaults, capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps long lines
+    for default in defaults:
+        assert default in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "prog.dl"], "the following arguments are required: --input, --output"),
+    (["replay", "prog.dl", "--engine", "oracle"], "argument --engine: invalid choice"),
+    (["frobnicate"], "argument command: invalid choice"),
+])
+def test_a_misused_command_line_exits_1_like_every_user_error(argv, message, capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 1
+    err = capsys.readouterr().err
+    assert message in err and "usage: dl2sql" in err and "Traceback" not in err

@@ -37,7 +37,11 @@ def expr_to_str(e) -> str:
     if isinstance(e, T.TIf):
         return (f"if ({expr_to_str(e.cond)}) {{{expr_to_str(e.then)}}} "
                 f"else {{{expr_to_str(e.els)}}}")
-    return type(e).__name__
+    if isinstance(e, T.TCall):
+        return f"{e.func}({', '.join(expr_to_str(a) for a in e.args)})"
+    if isinstance(e, T.TSlice):
+        return f"{expr_to_str(e.expr)}[{e.hi}:{e.lo}]"
+    return type(e).__name__  # statement-like forms (match, blocks): named, not shown
 
 
 def pattern_to_str(p) -> str:
@@ -65,6 +69,11 @@ def rule_to_str(r: T.CoreRule) -> str:
             body.append(expr_to_str(c.cond))
         elif isinstance(c, T.CFlatMap):
             body.append(f"{pattern_to_str(c.pattern)} = FlatMap({expr_to_str(c.expr)})")
+        elif isinstance(c, T.CGroup):
+            body.append(f"var {c.name}: {c.type} = ({expr_to_str(c.proj)})"
+                        f".group_by({', '.join(c.keys)})")
+        elif isinstance(c, T.CGroupSource):
+            body.append(f"GroupBy[{c.relation}; keys {', '.join(c.keys)}; value {c.value}]")
         else:
             body.append(f"{pattern_to_str(c.pattern)} = {expr_to_str(c.expr)}")
     return heads + (" :- " + ", ".join(body) if body else "") + "."
