@@ -13,6 +13,7 @@ any other input relation is empty. Outputs come back as DataFrames of the engine
 from __future__ import annotations
 
 import builtins
+import os
 import weakref
 from pathlib import Path
 from typing import Optional
@@ -52,6 +53,8 @@ class Program:
         # caller no longer reaches goes with its tables (reliable checkpoint files stay
         # until the end of the process, see dl2sql.runner.spark_checkpoints)
         self._runners = weakref.WeakSet()
+        # (runner, inputs key, output frames) of the last run on Spark, while it is open
+        self._last_run = None
 
     @property
     def inputs(self) -> list[str]:
@@ -117,11 +120,15 @@ class Program:
         (reliable checkpoint files: until the end of the process at the latest)."""
         runner = self._runner(engine, spark, master, con, checkpoint_dir, partitions)
         self._runners.add(runner)
+        self._last_run = None
         self._evaluate(runner, inputs or {}, progress)
         plan = self.compiled.plan_for(runner.dialect)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
-        return {rel: self._frame(runner, table) for rel, table in zip(self.outputs, outputs)}
+        frames = {rel: self._frame(runner, table) for rel, table in zip(self.outputs, outputs)}
+        if engine == "spark":
+            self._last_run = (runner, _inputs_key(inputs), frames)
+        return frames
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.
@@ -130,6 +137,7 @@ class Program:
             runner.close()
         self._runners.clear()
         self.last_runner = None
+        self._last_run = None
 
     def __enter__(self) -> "Program":
         return self
@@ -139,10 +147,21 @@ class Program:
 
     def register_views(self, spark=None, prefix: str = "", inputs: Optional[dict] = None,
                        master: Optional[str] = None) -> dict[str, str]:
-        """Run on Spark and register every output as a temporary view named
-        ``prefix + relation`` (``::`` becomes ``_``), so that later ``spark.sql`` in
-        the same job can query it; returns relation -> view name."""
-        frames = self.run(spark=spark, inputs=inputs, master=master)
+        """Register every output as a temporary view named ``prefix + relation``
+        (``::`` becomes ``_``), so that later ``spark.sql`` in the same job can query
+        it; returns relation -> view name.
+
+        The outputs of this program's last :meth:`run` on Spark are used when that run
+        is still open (not closed) and was on the same session (``spark`` None or the
+        same) with the same ``inputs`` (None, or the same sources: equal paths and
+        table names, the very same DataFrames and lists); otherwise the program runs
+        now."""
+        last = self._last_run
+        if (last is not None and (spark is None or last[0].spark is spark)
+                and (inputs is None or _inputs_key(inputs) == last[1])):
+            frames = last[2]
+        else:
+            frames = self.run(spark=spark, inputs=inputs, master=master)
         views = {}
         for rel, df in frames.items():
             name = prefix + rel.replace("::", "_")
@@ -214,6 +233,14 @@ class Program:
         if runner.dialect == "spark":
             return runner.dataframe(table)
         return runner.con.table(table.name)
+
+
+def _inputs_key(inputs: Optional[dict]) -> tuple:
+    """What identifies a run's inputs: paths and table names by value, anything else
+    (DataFrames, lists of rows) by identity."""
+    def source(value):
+        return ("v", str(value)) if isinstance(value, (str, os.PathLike)) else ("id", id(value))
+    return tuple(sorted((name, source(value)) for name, value in (inputs or {}).items()))
 
 
 class RowsInput:

@@ -98,6 +98,25 @@ def test_register_views_for_later_spark_sql(program, spark):
     assert n == 3
 
 
+def test_register_views_after_run_reuses_its_results(spark):
+    program = dl2sql.compile(PROGRAM)
+    inputs = {"Edge": EDGES, "Node": []}
+    out = program.run(spark=spark, inputs=inputs)
+    runner, actions = program.last_runner, program.last_runner.actions
+    views = program.register_views(spark, prefix="reuse_", inputs=inputs)
+    assert program.last_runner is runner and runner.actions == actions  # nothing ran
+    assert sorted(map(tuple, spark.table(views["Reach"]).collect())) == REACH
+    assert out["Reach"].count() == len(REACH)
+    # other inputs, or a closed run, evaluate again
+    program.register_views(spark, prefix="reuse_", inputs={"Edge": EDGES[:1], "Node": []})
+    assert program.last_runner is not runner
+    assert spark.table("reuse_Reach").count() == 1
+    program.close()
+    program.register_views(spark, prefix="reuse_", inputs=inputs)
+    assert spark.table("reuse_Reach").count() == len(REACH)
+    program.close()
+
+
 def test_sql_statements_per_dialect(program):
     spark_sql, duck_sql = program.sql("spark"), program.sql("duckdb")
     assert any("`Edge`" in s for s in spark_sql)
