@@ -3,10 +3,13 @@ per output relation."""
 from __future__ import annotations
 
 import time
+import warnings
 from typing import TextIO
 
 from dl2sql.api import Program
-from dl2sql.io.files import input_files, write_outputs
+from dl2sql.diagnostics import Dl2sqlWarning
+from dl2sql.io.files import (check_output_format, file_stem, input_files, unnamed_inputs,
+                             write_outputs)
 from dl2sql.runner.progress import RecordingProgress, RichProgress
 
 
@@ -29,6 +32,13 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     """Run ``compiled`` as the CLI arguments say; returns the exit code."""
     program = Program(compiled, externs)
     files = input_files(program, args.input)
+    check_output_format(program, args.output, args.format)  # before the engine starts
+    empty = unnamed_inputs(program, files)
+    if empty:
+        warnings.warn(f"{args.input}: no file names input relation(s) "
+                      f"{', '.join(file_stem(r) for r in empty)}; they are empty in this "
+                      f"run (files are named RELATION.csv, .json or .parquet)",
+                      Dl2sqlWarning, stacklevel=2)
     if args.engine == "spark":
         from dl2sql.runner.spark_session import get_spark
 

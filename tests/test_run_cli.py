@@ -136,3 +136,43 @@ def test_csv_columns_take_the_declared_types(tmp_path, engine_name):
                  "--output", str(out), "--format", "json", "--quiet"]) == 0
     assert _json_rows(out / "R.json") == [{"x": "10", "y": "20", "w": 1},
                                           {"x": "20", "y": "030", "w": 2}]
+
+
+def test_outputs_of_an_earlier_run_in_another_format_are_replaced(tmp_path, engine_name):
+    prog, inp = _setup(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "Reach.csv").write_text("src,dst\nstale,row\n")
+    (out / "Notes.csv").write_text("not a relation of the program\n")
+    assert main(["run", str(prog), "--engine", engine_name, "--input", str(inp),
+                 "--output", str(out), "--format", "json", "--quiet"]) == 0
+    # the program's relations in other formats go; a file of the user's own stays
+    assert sorted(p.name for p in out.iterdir()) == ["Notes.csv", "Reach.json", "Summary.json"]
+
+
+def test_an_output_format_that_cannot_hold_an_output_is_refused_before_the_run(
+        tmp_path, monkeypatch, capsys):
+    import dl2sql.runner.spark_session as spark_session
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the engine was started")
+    monkeypatch.setattr(spark_session, "get_spark", no_engine)
+    prog, inp = _setup(tmp_path)
+    assert main(["run", str(prog), "--engine", "spark", "--input", str(inp),
+                 "--output", str(tmp_path / "out"), "--format", "csv", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "relation `Summary` has column `info`" in err and "CSV cannot hold" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_input_relations_without_a_file_are_named_in_a_warning(tmp_path, engine_name,
+                                                               capsys):
+    prog, inp = _setup(tmp_path)
+    (inp / "Edge.csv").unlink()
+    out = tmp_path / "out"
+    assert main(["run", str(prog), "--engine", engine_name, "--input", str(inp),
+                 "--output", str(out), "--format", "json", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert (f"warning: {inp}: no file names input relation(s) Edge; they are empty in "
+            f"this run" in err)
+    assert (out / "Reach.json").read_text() == ""

@@ -65,14 +65,29 @@ def require_scalar(program, relation: str, where: str) -> None:
                              f"`{t}`, which CSV cannot hold; use --format json or parquet")
 
 
-def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
-    """Write every output relation into ``directory`` as ``fmt``; returns the files.
-    Nothing in ``directory`` changes unless every file was written."""
+def check_output_format(program, directory: str, fmt: str) -> None:
+    """That every output relation can be written as ``fmt``: checked before a run, so
+    that a run is not wasted on outputs that cannot be written."""
     if fmt not in FORMATS:
         raise InputError(f"unknown output format `{fmt}` (use {', '.join(FORMATS)})")
     if fmt == "csv":
         for rel in program.outputs:
             require_scalar(program, rel, directory)
+
+
+def unnamed_inputs(program, files: dict) -> list[str]:
+    """The input relations that neither a file of ``files`` nor a ``#[source]``
+    provides: they will be empty."""
+    rels = program.compiled.relations
+    return [r for r in program.inputs if r not in files and not rels[r].source]
+
+
+def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
+    """Write every output relation into ``directory`` as ``fmt``; returns the files.
+    Nothing in ``directory`` changes unless every file was written; then the files of
+    the same relations in the other formats, left by earlier runs, are removed, so
+    that the directory holds exactly this run's outputs."""
+    check_output_format(program, directory, fmt)
     target = Path(directory).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
@@ -86,6 +101,11 @@ def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
         target.mkdir(parents=True, exist_ok=True)
         for name in names:
             os.replace(staging / name, target / name)
+        for rel in program.outputs:
+            for other in FORMATS:
+                stale = target / f"{file_stem(rel)}.{other}"
+                if other != fmt and stale.is_file():
+                    stale.unlink()
         return [str(target / n) for n in names]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
