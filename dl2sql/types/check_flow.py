@@ -61,6 +61,22 @@ class FlowChecks:
                if sym.decl.ret else UNIT)
         return params, ret, tuple(mapping[n] for n in tvars)
 
+    def _unknown_function(self, func: str) -> str:
+        """The message for a call of ``func``, which nothing in scope defines: the
+        library modules that define it if any (``fold`` is `group`'s), else the
+        closest known name."""
+        from dl2sql.stdlib import modules_defining
+
+        plain = func.rsplit("::", 1)[-1]
+        modules = [m for m in modules_defining(plain) if "::" not in func]
+        if modules:
+            imports = [f"`import {m}`" for m in modules]
+            listed = (", ".join(imports[:-1]) + " or " + imports[-1]) if len(imports) > 1 \
+                else imports[0]
+            return f"unknown function `{func}`: {listed} defines one"
+        known = {n.rsplit("::", 1)[-1] for n in self.syms.functions}
+        return f"unknown function `{func}`" + suggest(plain, known)
+
     def call(self, e, scope, expected) -> T.TExpr:
         """A function call, ``f(args)`` or ``recv.f(args)``."""
         args = (e.recv,) + e.args if isinstance(e, A.EDotCall) else e.args
@@ -78,9 +94,7 @@ class FlowChecks:
                                          f"{' or '.join(map(str, n))} argument(s), "
                                          f"{len(args)} given")
             else:
-                known = {n.rsplit("::", 1)[-1] for n in self.syms.functions}
-                self.diags.error(e.span, f"unknown function `{e.func}`"
-                                 + suggest(e.func.rsplit("::", 1)[-1], known))
+                self.diags.error(e.span, self._unknown_function(e.func))
             return T.TConst(self.inf.fresh(), None)
         pre: dict[int, T.TExpr] = {}
         if len(cands) > 1:
