@@ -31,5 +31,13 @@ def __getattr__(name: str):
     return value
 
 
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext dl2sql``: the ``%%datalog`` cell magic (see :mod:`dl2sql.notebook`),
+    imported only now so that the package never needs IPython."""
+    from dl2sql.notebook import load_ipython_extension as load
+
+    load(ipython)
+
+
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))

@@ -83,7 +83,7 @@ def test_wrong_column_type_names_relation_column_and_types(program, engine):
 
 def test_missing_column_and_unknown_relation(program, engine):
     bad = _frame(engine, [("a", "b")], "src string, dest string", ["src", "dest"])
-    with pytest.raises(dl2sql.InputError, match="column `dst` is missing"):
+    with pytest.raises(dl2sql.InputError, match=r"column `dst` \(`string`, stored as (string|VARCHAR|TEXT)\) is missing \(found columns: src, dest\)"):
         _run(program, engine, {"Edge": bad, "Node": []})
     with pytest.raises(dl2sql.InputError, match="did you mean `Edge`"):
         _run(program, engine, {"Edg": []})

@@ -140,15 +140,24 @@ class DuckDBInput:
         """The columns cast to their SQL types where that loses nothing."""
         from_json = path.endswith((".json", ".jsonl"))
         casts = []
+        declared = {name: str(t) for name, t in self.columns}
         for c in table.columns:
             expected = c.type.sql(dialect="duckdb")
-            if c.name not in found:
-                raise InputError(
-                    f"input relation `{self.relation}`: column `{c.name}` is missing "
-                    f"(expected {expected}; found columns: {', '.join(found) or 'none'})")
+            kind = (f"`{declared[c.name]}`, stored as {expected}" if c.name in declared
+                    else expected)
+            if c.name not in found:  # the file's own first problem, located, if a file
+                raise InputError(self._located() or (
+                    f"input relation `{self.relation}`: column `{c.name}` ({kind}) is "
+                    f"missing (found columns: {', '.join(found) or 'none'})"))
+            if from_json and found[c.name] == "VARCHAR" and _kind(expected) != _kind("VARCHAR"):
+                # text where the declared type is not: DuckDB's cast would take `"yes"`
+                # as true and `"12"` as 12, which Spark (and JSON) do not
+                problem = self._located()
+                if problem:
+                    raise InputError(problem)
             if not from_json and not _fits(found[c.name], expected):
                 raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
-                                 f"type {found[c.name]}, expected {expected}")
+                                 f"type {found[c.name]}, expected {kind}")
             casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=c.type),
                                     c.name, quoted=True))
         extra = sorted(set(found) - {c.name for c in table.columns})

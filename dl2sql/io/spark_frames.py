@@ -9,6 +9,8 @@ through the driver.
 """
 from __future__ import annotations
 
+import os
+
 from dl2sql.diagnostics import InputError, first_line, root_cause
 from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
@@ -56,24 +58,26 @@ def _nullable(t):
     return t
 
 
-def conform(relation: str, df, expected):
+def conform(relation: str, df, expected, declared: dict | None = None):
     """``df`` with exactly the expected columns, cast where lossless; raises
-    InputError naming what does not fit."""
+    InputError naming what does not fit, with each column's ``declared`` DDlog type."""
     from pyspark.sql.functions import col
 
+    declared = declared or {}
     found = {f.name: f.dataType for f in df.schema.fields}
     columns = []
     for field in expected.fields:
+        sql = field.dataType.simpleString()
+        kind = f"`{declared[field.name]}`, stored as {sql}" if field.name in declared else sql
         if field.name not in found:
             raise InputError(
-                f"input relation `{relation}`: column `{field.name}` is missing (expected "
-                f"{field.dataType.simpleString()}; found columns: "
-                f"{', '.join(found) or 'none'})")
+                f"input relation `{relation}`: column `{field.name}` ({kind}) is missing "
+                f"(found columns: {', '.join(found) or 'none'})")
         have = found[field.name]
         if not _widens(have, field.dataType):
             raise InputError(
                 f"input relation `{relation}`: column `{field.name}` has type "
-                f"{have.simpleString()}, expected {field.dataType.simpleString()}")
+                f"{have.simpleString()}, expected {kind}")
         c = col(f"`{field.name}`")
         columns.append(c if have == field.dataType
                        else c.cast(_nullable(field.dataType)).alias(field.name))
@@ -109,7 +113,8 @@ class SparkInput:
         if not hasattr(src, "schema") or not hasattr(src, "select"):
             raise InputError(f"input relation `{self.relation}`: expected a DataFrame, a "
                              f"table name or a file path, found {type(src).__name__}")
-        conformed = conform(self.relation, src, expected)
+        conformed = conform(self.relation, src, expected,
+                            {name: str(t) for name, t in self.columns})
         projection = input_projection(self.relation, self.columns, self.env, SPARK)
         return conformed.selectExpr(*[e.sql(dialect="spark") for e in projection])
 
@@ -132,17 +137,27 @@ class SparkInput:
             raise InputError(message) from None
 
 
+def _spark_path(path: str) -> str:
+    """``path`` as Spark must be given it: a local relative path made absolute, since
+    the JVM resolves it against its own working directory, which is the Python
+    process's only until that changes directory (a notebook, a test)."""
+    if "://" in path or not os.path.exists(path):
+        return path
+    return os.path.abspath(path)
+
+
 def read_path_or_table(spark, relation: str, name: str, expected):
     """A file by its extension, else a table of the catalog."""
     lower = name.lower()
     try:
         if lower.endswith(".parquet"):
-            return spark.read.parquet(name)
+            return spark.read.parquet(_spark_path(name))
         # FAILFAST: a value that does not parse as its column's type (text in a number
         # column, a number beyond DECIMAL(38,0)) fails the load; Spark's default would
         # read it as NULL and the error would no longer show the value
         if lower.endswith((".json", ".jsonl")):
-            return spark.read.schema(expected).option("mode", "FAILFAST").json(name)
+            return (spark.read.schema(expected).option("mode", "FAILFAST")
+                    .json(_spark_path(name)))
         return spark.table(name)
     except Exception as e:  # AnalysisException: path or table not found
         raise InputError(f"input relation `{relation}`: cannot read `{name}`: "
@@ -174,7 +189,7 @@ def read_csv(spark, relation: str, path: str, columns, env):
 
     reader = spark.read.options(**CSV_OPTIONS)
     try:
-        header = list(reader.csv(path).columns)
+        header = list(reader.csv(_spark_path(path)).columns)
     except Exception as e:  # AnalysisException: path not found
         raise InputError(f"input relation `{relation}`: cannot read `{path}`: "
                          f"{first_line(e)}") from None
@@ -186,6 +201,6 @@ def read_csv(spark, relation: str, path: str, columns, env):
     schema = StructType([StructField(h, StringType()) for h in header]
                         + [StructField(_FIELD_COUNT, StringType())])
     text = (reader.schema(schema).option("mode", "PERMISSIVE")
-            .option("columnNameOfCorruptRecord", _FIELD_COUNT).csv(path))
+            .option("columnNameOfCorruptRecord", _FIELD_COUNT).csv(_spark_path(path)))
     projection = csv_projection(path, relation, list(columns), env, SPARK, _FIELD_COUNT)
     return text.selectExpr(*[e.sql(dialect="spark") for e in projection])

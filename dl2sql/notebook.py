@@ -1,0 +1,178 @@
+"""The ``%%datalog`` cell magic: a notebook cell that is a DDlog program.
+
+    %load_ext dl2sql
+
+    %%datalog --input Edge=edges --output reach
+    input relation Edge(src: u32, dst: u32)
+    output relation Reach(src: u32, dst: u32)
+    Reach(s, d) :- Edge(s, d).
+    Reach(s, d) :- Reach(s, m), Edge(m, d).
+
+The cell is compiled under the file name ``<cell>``, run on Spark (the active session)
+or DuckDB, and the dict of output relations is stored in the user's namespace. Errors
+in the program or its inputs are printed like the command line prints them, located
+in the cell, without a Python traceback. See ``docs/notebook.md``.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+# The file name diagnostics show for the cell: `<cell>:3:5: error: ...`.
+CELL_FILE = "<cell>"
+
+_EXTERN = re.compile(r"\bextern\s+function\s+(?:[A-Za-z_][\w:]*::)?([A-Za-z_]\w*)")
+
+
+@magics_class
+class DatalogMagics(Magics):
+    """Holds the ``%%datalog`` magic (IPython registers magics by class)."""
+
+    @magic_arguments()
+    @argument("--engine", choices=("spark", "duckdb"), default="spark",
+              help="where to run: the active SparkSession (default) or in-memory DuckDB")
+    @argument("--input", dest="inputs", action="append", default=[], metavar="REL=NAME",
+              help="bind input relation REL to the variable NAME (a Spark or pandas "
+                   "DataFrame, a DuckDB relation, a list of tuples) or, if there is no "
+                   "such variable, to the catalog table or file path NAME; repeatable")
+    @argument("--output", default="_datalog", metavar="VAR",
+              help="variable that receives the dict of outputs (default: _datalog)")
+    @argument("--show", type=int, default=20, metavar="N",
+              help="rows shown per output relation (default: 20)")
+    @argument("--quiet", action="store_true", help="show nothing; only store the outputs")
+    @cell_magic
+    def datalog(self, line: str, cell: str):
+        """Compile the cell as a DDlog program, run it and store its outputs (a dict:
+        relation name -> DataFrame on Spark, DuckDB relation on DuckDB) in the
+        ``--output`` variable; shows each output unless ``--quiet``. Returns None."""
+        args = parse_argstring(self.datalog, line)
+        return run_cell(self.shell, args, cell)
+
+
+def run_cell(shell, args, cell: str) -> None:
+    """Run ``cell`` with the parsed magic arguments ``args`` in ``shell``'s namespace.
+
+    Errors of the program or of its inputs (:class:`~dl2sql.diagnostics.CompileError`,
+    :class:`~dl2sql.diagnostics.InputError`,
+    :class:`~dl2sql.diagnostics.RuntimeFailure`) are printed to stderr and the output
+    variable is left as it was: a traceback through dl2sql's internals says nothing
+    about the user's program."""
+    from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure
+
+    ns = shell.user_ns
+    try:
+        program = compile_cell(cell, ns)
+        spark = con = None
+        if args.engine == "spark":
+            spark = _spark()
+        else:
+            import duckdb
+
+            # one connection per cell: its outputs stay readable as long as the user
+            # holds them (a relation keeps its connection alive)
+            con = duckdb.connect(":memory:")
+        inputs = {}
+        for spec in args.inputs:
+            rel, value = _input(spec, ns)
+            inputs[rel] = _for_engine(value, args.engine, spark)
+        outputs = program.run(spark=spark, inputs=inputs, engine=args.engine, con=con)
+    except CompileError as e:
+        n = len(e.diagnostics)
+        print(e.render(), file=sys.stderr)
+        print(f"{n} error{'s' if n != 1 else ''} found", file=sys.stderr)
+        return
+    except (InputError, RuntimeFailure) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return
+    ns[args.output] = outputs
+    if not args.quiet:
+        show_outputs(outputs, args.show)
+
+
+def compile_cell(cell: str, ns: dict):
+    """The cell compiled as a :class:`~dl2sql.api.Program` under the name ``<cell>``.
+
+    ``extern function``s declared in the cell are bound to the callables of the same
+    name in the namespace ``ns`` (only those: a user's variable must not replace a
+    function of dl2sql's standard library)."""
+    from dl2sql.api import Program
+    from dl2sql.compiler import compile_source
+
+    # dl2sql.compile() names every text "<source>"; compile_source takes the name
+    compiled = compile_source(cell, CELL_FILE)
+    externs = {name: ns[name] for name in _EXTERN.findall(cell)
+               if callable(ns.get(name))}
+    return Program(compiled, externs)
+
+
+def _spark():
+    """The notebook's active SparkSession, else one started by dl2sql."""
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    from dl2sql.runner.spark_session import get_spark
+
+    return get_spark()
+
+
+def _input(spec: str, ns: dict):
+    """``REL=NAME`` as (REL, the variable NAME's value, else the string NAME)."""
+    from dl2sql.diagnostics import InputError
+
+    rel, sep, name = spec.partition("=")
+    rel, name = rel.strip(), name.strip()
+    if not sep or not rel or not name:
+        raise InputError(f"--input {spec!r}: expected REL=NAME")
+    if name.isidentifier() and name in ns:
+        return rel, ns[name]
+    return rel, name  # a catalog table or a file path, as Program.run reads them
+
+
+def _is_spark_frame(value) -> bool:
+    return type(value).__module__.startswith("pyspark.sql") and hasattr(value, "toPandas")
+
+
+def _is_pandas_frame(value) -> bool:
+    return type(value).__module__.startswith("pandas") and hasattr(value, "dtypes")
+
+
+def _for_engine(value, engine: str, spark):
+    """``value`` in a form the engine's inputs accept: a notebook often holds a Spark
+    DataFrame when running on DuckDB, or a pandas one when running on Spark."""
+    from dl2sql.runner.spark_session import without_pandas_warning
+
+    # PySpark's warning about the pandas version concerns a conversion the user did
+    # not write; dl2sql's own conversions mute it too
+    if engine == "duckdb" and _is_spark_frame(value):
+        with without_pandas_warning():
+            return value.toPandas()  # small data in a notebook: collected to the driver
+    if engine == "spark" and _is_pandas_frame(value):
+        with without_pandas_warning():
+            return spark.createDataFrame(value)
+    return value
+
+
+def show_outputs(outputs: dict, n: int) -> None:
+    """Print each output relation's name, its number of rows and its first ``n`` rows."""
+    for rel, frame in outputs.items():
+        if _is_spark_frame(frame):
+            count = frame.count()
+            print(f"{rel}: {count} row{'s' if count != 1 else ''}")
+            if n > 0 and count:
+                frame.show(n, truncate=False)
+        else:  # a DuckDB relation
+            count = frame.aggregate("count(*)").fetchall()[0][0]
+            print(f"{rel}: {count} row{'s' if count != 1 else ''}")
+            if n > 0 and count:
+                # max_rows: DuckDB's table display elides rows past its own default
+                frame.limit(n).show(max_rows=n)
+
+
+def load_ipython_extension(ipython) -> None:
+    """Register the ``%%datalog`` magic (``%load_ext dl2sql``)."""
+    ipython.register_magics(DatalogMagics)

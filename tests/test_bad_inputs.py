@@ -1,0 +1,62 @@
+"""The bad-input corpus (tests/bad_inputs/cases.py): every case exits 1 with a message
+saying what to fix, without a Python traceback, and writes nothing; on both engines
+where the case reads data (and the engines give the same message)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from bad_inputs.cases import CASES, PROGRAM
+from dl2sql.cli import main
+
+PARAMS = [pytest.param(case, engine, id=f"{case.id}-{engine}")
+          for case in CASES for engine in case.engines]
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len(CASES) >= 40
+    assert len({case.id for case in CASES}) == len(CASES)
+
+
+def _run(case, engine, tmp_path, monkeypatch, capsys) -> tuple[int, str]:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "prog.dl").write_text(case.program or PROGRAM)
+    (tmp_path / "cmds.dat").write_text(case.commands)
+    if case.id != "input-dir-missing":
+        (tmp_path / "in").mkdir()
+    for name, text in case.files:
+        (tmp_path / "in" / name).write_text(text)
+    before = sorted(os.listdir(tmp_path))
+    argv = [arg.replace("{engine}", engine) for arg in case.argv]
+    try:
+        code = main(argv)
+    except SystemExit as done:  # argparse: usage errors
+        code = done.code
+    assert sorted(os.listdir(tmp_path)) == before  # nothing written, nothing half-written
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case, engine", PARAMS)
+def test_bad_input_says_what_to_fix(case, engine, tmp_path, monkeypatch, capsys) -> None:
+    if engine == "spark":
+        from dl2sql.runner.spark_session import get_spark
+
+        get_spark()  # the shared session, started outside the timed run
+    code, err = _run(case, engine, tmp_path, monkeypatch, capsys)
+    assert code == 1, err
+    assert case.message in err
+    assert "Traceback" not in err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert errors, err
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if len(c.engines) == 2], ids=lambda c: c.id)
+def test_both_engines_give_the_same_message(case, tmp_path, monkeypatch, capsys) -> None:
+    messages = []
+    for engine in case.engines:
+        where = tmp_path / engine
+        where.mkdir()
+        _, err = _run(case, engine, where, monkeypatch, capsys)
+        messages.append([line for line in err.splitlines() if "error:" in line])
+    assert messages[0] == messages[1]
