@@ -11,7 +11,8 @@ import sys
 import warnings
 from typing import Optional
 
-from dl2sql.diagnostics import CompileError, Dl2sqlWarning, InputError, RuntimeFailure
+from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
+                                user_error_text)
 
 ENGINES = ("duckdb", "spark")
 
@@ -144,13 +145,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 def _main(args) -> int:
     try:
         return _dispatch(args)
-    except CompileError as e:
-        print(e.render(), file=sys.stderr)
-        n = len(e.diagnostics)
-        print(f"{n} error{'s' if n != 1 else ''} found", file=sys.stderr)
-        return 1
-    except (RuntimeFailure, InputError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except (CompileError, RuntimeFailure, InputError) as e:
+        print(user_error_text(e), file=sys.stderr)
         return 1
     except OSError as e:
         print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)

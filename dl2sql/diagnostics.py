@@ -94,6 +94,16 @@ class InputError(Exception):
     relation, the column, the expected and the found type."""
 
 
+def user_error_text(e: BaseException) -> str:
+    """What the user is shown for a :class:`CompileError` (each diagnostic located,
+    then the count), an :class:`InputError` or a :class:`RuntimeFailure`: the same on
+    the command line and in a notebook."""
+    if isinstance(e, CompileError):
+        n = len(e.diagnostics)
+        return f"{e.render()}\n{n} error{'s' if n != 1 else ''} found"
+    return f"error: {e}"
+
+
 def first_line(e: BaseException) -> str:
     """The first line of an engine's error message (the rest is its stack), or the
     exception's type name when the message is empty."""

@@ -60,14 +60,16 @@ def run_cell(shell, args, cell: str) -> None:
     :class:`~dl2sql.diagnostics.RuntimeFailure`) are printed to stderr and the output
     variable is left as it was: a traceback through dl2sql's internals says nothing
     about the user's program."""
-    from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure
+    from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure, user_error_text
 
     ns = shell.user_ns
     try:
         program = compile_cell(cell, ns)
         spark = con = None
         if args.engine == "spark":
-            spark = _spark()
+            from dl2sql.runner.spark_session import get_spark
+
+            spark = get_spark()  # the notebook's active session, else one of dl2sql's
         else:
             import duckdb
 
@@ -79,13 +81,8 @@ def run_cell(shell, args, cell: str) -> None:
             rel, value = _input(spec, ns)
             inputs[rel] = _for_engine(value, args.engine, spark)
         outputs = program.run(spark=spark, inputs=inputs, engine=args.engine, con=con)
-    except CompileError as e:
-        n = len(e.diagnostics)
-        print(e.render(), file=sys.stderr)
-        print(f"{n} error{'s' if n != 1 else ''} found", file=sys.stderr)
-        return
-    except (InputError, RuntimeFailure) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except (CompileError, InputError, RuntimeFailure) as e:
+        print(user_error_text(e), file=sys.stderr)
         return
     ns[args.output] = outputs
     if not args.quiet:
@@ -106,18 +103,6 @@ def compile_cell(cell: str, ns: dict):
     externs = {name: ns[name] for name in _EXTERN.findall(cell)
                if callable(ns.get(name))}
     return Program(compiled, externs)
-
-
-def _spark():
-    """The notebook's active SparkSession, else one started by dl2sql."""
-    from pyspark.sql import SparkSession
-
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        return active
-    from dl2sql.runner.spark_session import get_spark
-
-    return get_spark()
 
 
 def _input(spec: str, ns: dict):

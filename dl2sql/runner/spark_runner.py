@@ -106,7 +106,7 @@ class SparkRunner:
         self.hash_join_bytes = (hash_join_budget(spark, self.partitions)
                                 if hash_join_bytes is None else hash_join_bytes)
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
-        self._appends: dict[str, int] = {}
+        self._compactions: dict[str, int] = {}  # by table, see _compacted
         self._widths: dict[str, int] = {}  # estimated bytes per row, by table
         self._views: dict[str, Any] = {}  # table -> the DataFrame its temp view shows
         self._queries: dict[tuple, tuple] = {}  # see _printed
@@ -314,8 +314,6 @@ class SparkRunner:
             if not count and self.lazy_uncounted and not self.co.wants(table):
                 # no action now (local checkpoints): the next action that reads the
                 # table fills the checkpoint. Not for a loop's tables: their sizes
-                # choose the loop's joins (with no size, a sort-merge join sorts the
-                # whole relation at every step). Not for a loop's tables: their sizes
                 # choose the loop's joins (an unknown size is a sort-merge join, which
                 # sorts the whole relation at every step)
                 ck, files = self._checkpoint(df, eager=False)
@@ -358,12 +356,13 @@ class SparkRunner:
             pieces[i].size is None, pieces[i].size or 0))
         chosen = set(order[:len(pieces) - COMPACT_EVERY // 2 + 1])
         merged = [pieces[i] for i in sorted(chosen)]
-        self._appends[table.name] = n = self._appends.get(table.name, 0) + 1
+        self._compactions[table.name] = n = self._compactions.get(table.name, 0) + 1
         # A lazy checkpoint keeps its parents until a job fills it; in a long loop
         # the chain of unions can outgrow the JVM stack when a task is deserialised
         # (seen at ~700 iterations), so every EAGER_EVERY compactions one is written now.
         with self.co.planning(table):
-            ck, files = self._checkpoint(self._union(table, merged), eager=n % self.EAGER_EVERY == 0)
+            ck, files = self._checkpoint(self._union(table, merged),
+                                         eager=n % self.EAGER_EVERY == 0)
         sizes = [p.size for p in merged]
         one = Piece(ck, None if None in sizes else sum(sizes), files)
         return tuple(p for i, p in enumerate(pieces) if i not in chosen) + (one,)
