@@ -53,7 +53,7 @@ class Program:
         # caller no longer reaches goes with its tables (reliable checkpoint files stay
         # until the end of the process, see dl2sql.runner.spark_checkpoints)
         self._runners = weakref.WeakSet()
-        # (runner, inputs key, output frames) of the last run on Spark, while it is open
+        # (runner, inputs key, output frames, inputs) of the last run on Spark, while open
         self._last_run = None
 
     @property
@@ -127,7 +127,8 @@ class Program:
         runner.retain(outputs)  # intermediate relations: memory and files freed now
         frames = {rel: self._frame(runner, table) for rel, table in zip(self.outputs, outputs)}
         if engine == "spark":
-            self._last_run = (runner, _inputs_key(inputs), frames)
+            # the sources held too: an identity in the key stays theirs while it is kept
+            self._last_run = (runner, _inputs_key(inputs), frames, dict(inputs or {}))
         return frames
 
     def close(self) -> None:

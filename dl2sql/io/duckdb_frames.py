@@ -3,6 +3,8 @@ on DuckDB. Validation is by column name, like on Spark; values are cast to the
 relation's column types, and a value that does not fit fails with an InputError."""
 from __future__ import annotations
 
+import functools
+
 from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, first_line
@@ -141,20 +143,20 @@ class DuckDBInput:
         from_json = path.endswith((".json", ".jsonl"))
         casts = []
         declared = {name: str(t) for name, t in self.columns}
+        located = functools.cache(self._located)  # scans the file: at most once
         for c in table.columns:
             expected = c.type.sql(dialect="duckdb")
             kind = (f"`{declared[c.name]}`, stored as {expected}" if c.name in declared
                     else expected)
             if c.name not in found:  # the file's own first problem, located, if a file
-                raise InputError(self._located() or (
+                raise InputError(located() or (
                     f"input relation `{self.relation}`: column `{c.name}` ({kind}) is "
                     f"missing (found columns: {', '.join(found) or 'none'})"))
             if from_json and found[c.name] == "VARCHAR" and _kind(expected) != _kind("VARCHAR"):
                 # text where the declared type is not: DuckDB's cast would take `"yes"`
                 # as true and `"12"` as 12, which Spark (and JSON) do not
-                problem = self._located()
-                if problem:
-                    raise InputError(problem)
+                if located():
+                    raise InputError(located())
             if not from_json and not _fits(found[c.name], expected):
                 raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
                                  f"type {found[c.name]}, expected {kind}")

@@ -281,9 +281,9 @@ def hash_join_budget(spark, partitions: int) -> int:
     ``spark.memory.fraction`` over its cores, halved (stored tables compete for it),
     divided by 12 (a row of Spark's hash relation, with its map slots and the copy
     while the map grows, takes several times dl2sql's estimate, and the build cannot
-    spill), per partition. With a 5 GiB local[2] driver that is about 120 MB: with a
-    third of that bound more (divided by 4), the 15.9 M-row relation of the N = 5000
-    benchmark was hashed and the run ran out of execution memory."""
+    spill), per partition. With a 5 GiB local[2] driver that is about 120 MB; divided
+    by 4 instead (a bound three times as large), the 15.9 M-row relation of the
+    N = 5000 benchmark was hashed and the run ran out of execution memory."""
     def setting(key, default):
         try:
             return spark.conf.get(key, None) or default
