@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="SQL dialect to print")
     c.add_argument("--emit", choices=("ast", "types", "strata", "ra", "plan", "sql"),
                    default="sql", help="compilation stage to print")
+    c.add_argument("--internal", action="store_true",
+                   help="also show the relations the compiler made (aggregation steps, "
+                        "the standard library's own) in types, strata and ra")
     _common(c)
 
     r = sub.add_parser("replay", help="run DDlog commands (.dat) from stdin and print "
@@ -161,7 +164,7 @@ def _dispatch(args) -> int:
     if args.command == "compile":
         from dl2sql.emit import emit
 
-        sys.stdout.write(emit(program, args.emit, args.dialect))
+        sys.stdout.write(emit(program, args.emit, args.dialect, args.internal))
         return 0
     if args.command == "run":
         from dl2sql.run_command import run_files

@@ -38,6 +38,7 @@ class CompiledProgram:
     indexes: dict = field(default_factory=dict)  # qualified name -> IndexInfo
     # transitive closures: relation -> (Closure, blocks of its doubled rule)
     closures: dict = field(default_factory=dict)
+    typed_rules: list = field(default_factory=list)  # before aggregations are split
     _plans: dict[str, Plan] = field(default_factory=dict)
 
     def plan_for(self, dialect: str) -> Plan:
@@ -71,6 +72,7 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     modules = load_modules(text, path, lib_dirs)
     checked = check_program(modules)
     syms = checked.symbols
+    typed_rules = checked.rules
     rules, added = split_aggregations(checked.rules, syms)
     checked = dataclasses.replace(checked, rules=rules)
     relations = {**syms.relations, **added}
@@ -88,7 +90,8 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
                for rel, c in closures(strata, checked.rules).items()}
     program = CompiledProgram(path, modules, syms, checked.rules, strata, layouts, blocks,
                               relations, functions=checked.functions,
-                              indexes=checked.indexes, closures=doubled)
+                              indexes=checked.indexes, closures=doubled,
+                              typed_rules=typed_rules)
     program.plan_for("duckdb")  # builds the SQL once, so that errors surface here
     return program
 

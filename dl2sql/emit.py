@@ -13,14 +13,21 @@ from dl2sql.types.pretty import expr_to_str, rule_to_str
 STAGES = ("ast", "types", "strata", "ra", "plan", "sql")
 
 
-def emit(program: CompiledProgram, stage: str, dialect: str) -> str:
-    """The text of ``stage`` for ``program``; SQL is printed for ``dialect``."""
-    return {"ast": emit_ast, "types": emit_types, "strata": emit_strata, "ra": emit_ra,
-            "plan": lambda p, d: emit_plan(p, d, sql=False),
-            "sql": lambda p, d: emit_plan(p, d, sql=True)}[stage](program, dialect)
+def emit(program: CompiledProgram, stage: str, dialect: str, internal: bool = False) -> str:
+    """The text of ``stage`` for ``program``; SQL is printed for ``dialect``.
+
+    Relations the compiler made (an aggregation's steps, the standard library's own
+    relations) are left out of ``types`` and ``strata`` and folded into the rules that
+    read them in ``ra``, unless ``internal``; ``plan`` and ``sql`` always show them,
+    since they are tables the statements create.
+    """
+    stages = {"ast": emit_ast, "types": emit_types, "strata": emit_strata, "ra": emit_ra,
+              "plan": lambda p, d, i: emit_plan(p, d, sql=False),
+              "sql": lambda p, d, i: emit_plan(p, d, sql=True)}
+    return stages[stage](program, dialect, internal)
 
 
-def emit_ast(p: CompiledProgram, dialect: str) -> str:
+def emit_ast(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
     main = next(m for m in p.modules if m.name == "")
     return "\n".join(_ast_lines(d, 0) for d in main.decls) + "\n"
 
@@ -49,52 +56,76 @@ def _is_complex(v) -> bool:
     return dataclasses.is_dataclass(v)
 
 
-def _std_helper(p: CompiledProgram, relation: str) -> bool:
-    """A relation of the standard library the user did not declare an output."""
-    return relation.startswith("ddlog_std::") and p.relations[relation].role != "output"
+def is_helper(p: CompiledProgram, relation: str) -> bool:
+    """A relation the user did not write: made by the compiler, or one of the standard
+    library's own that the user did not declare an output."""
+    info = p.relations[relation]
+    return info.generated or (relation.startswith("ddlog_std::") and info.role != "output")
 
 
-def emit_types(p: CompiledProgram, dialect: str) -> str:
-    out = []
-    for r, info in p.relations.items():
-        if not _std_helper(p, r):
-            out.append(f"{info.role} relation {r}: {info.record_type}")
+def emit_types(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
+    out = [f"{info.role} relation {r}: {info.record_type}" for r, info in p.relations.items()
+           if internal or not is_helper(p, r)]
     out.append("")
-    out += [rule_to_str(r) for r in p.rules]
+    rules = p.rules if internal else [
+        r for r in p.typed_rules if not any(is_helper(p, h.relation) for h in r.heads)]
+    out += [rule_to_str(r) for r in rules]
     return "\n".join(out) + "\n"
 
 
-def emit_strata(p: CompiledProgram, dialect: str) -> str:
-    out = []
+def emit_strata(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
+    out, hidden = [], 0
     for i, s in enumerate(p.strata):
         kind = "recursive" if s.recursive else "non-recursive"
-        shown = [r for r in s.relations if not _std_helper(p, r)]
-        if shown:  # a stratum of dl2sql's own helpers only (ddlog_std::Singleton): hidden
+        shown = [r for r in s.relations if internal or not is_helper(p, r)]
+        if shown:
             out.append(f"stratum {i} ({kind}): {', '.join(shown)}")
+        else:
+            hidden += 1
+    if hidden:  # numbers keep the gaps, so that they match the plan's
+        out.append(f"({hidden} strata of compiler helper relations not shown; "
+                   "dl2sql compile --emit strata --internal shows them)")
     return "\n".join(out) + "\n"
 
 
-def emit_ra(p: CompiledProgram, dialect: str) -> str:
-    out = []
-    for rel, blocks in p.blocks.items():
-        for b in blocks:
-            if isinstance(b, GroupBlock):
-                keys = ", ".join(expr_to_str(k) for k in b.keys)
-                out.append(f"{rel} <- Group[keys {keys}; key {expr_to_str(b.key)}; "
-                           f"value {expr_to_str(b.value)}]")
-                out.append(f"    Scan[{b.source.relation} AS {b.source.alias}]")
-                continue
-            srcs = ", ".join(f"{s.relation} AS {s.alias}" for s in b.sources) or "(one row)"
-            out.append(f"{rel} <- Project[{', '.join(expr_to_str(o) for o in b.outputs)}]")
-            out.append(f"    Join[{srcs}]")
-            for u in b.unnests:
-                out.append(f"    Unnest[{expr_to_str(u.expr)} AS {u.alias}]")
-            for c in b.conditions:
-                out.append(f"    Select[{expr_to_str(c)}]")
-            for aj in b.antijoins:
-                conds = " and ".join(expr_to_str(c) for c in aj.conditions) or "true"
-                out.append(f"    AntiJoin[{aj.source.relation} AS {aj.source.alias} ON {conds}]")
+def emit_ra(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
+    out: list[str] = []
+    for rel in p.blocks:
+        if internal or not is_helper(p, rel):
+            _ra_lines(p, rel, "", internal, out)
     return "\n".join(out) + "\n"
+
+
+def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list) -> None:
+    """The blocks deriving ``rel``; a helper relation read is shown under its scan."""
+    def source(relation: str, alias: str, line: str) -> None:
+        out.append(line)
+        if not internal and relation in p.blocks and is_helper(p, relation):
+            _ra_lines(p, relation, pad + "      ", internal, out)
+
+    head = rel if not pad else f"where {rel}"
+    for b in p.blocks[rel]:
+        if isinstance(b, GroupBlock):
+            keys = ", ".join(expr_to_str(k) for k in b.keys)
+            out.append(f"{pad}{head} <- Group[keys {keys}; key {expr_to_str(b.key)}; "
+                       f"value {expr_to_str(b.value)}]")
+            source(b.source.relation, b.source.alias,
+                   f"{pad}    Scan[{b.source.relation} AS {b.source.alias}]")
+            continue
+        srcs = ", ".join(f"{s.relation} AS {s.alias}" for s in b.sources) or "(one row)"
+        out.append(f"{pad}{head} <- Project[{', '.join(expr_to_str(o) for o in b.outputs)}]")
+        out.append(f"{pad}    Join[{srcs}]")
+        for s in b.sources:
+            if not internal and s.relation in p.blocks and is_helper(p, s.relation):
+                _ra_lines(p, s.relation, pad + "      ", internal, out)
+        for u in b.unnests:
+            out.append(f"{pad}    Unnest[{expr_to_str(u.expr)} AS {u.alias}]")
+        for c in b.conditions:
+            out.append(f"{pad}    Select[{expr_to_str(c)}]")
+        for aj in b.antijoins:
+            conds = " and ".join(expr_to_str(c) for c in aj.conditions) or "true"
+            source(aj.source.relation, aj.source.alias,
+                   f"{pad}    AntiJoin[{aj.source.relation} AS {aj.source.alias} ON {conds}]")
 
 
 def emit_plan(p: CompiledProgram, dialect: str, sql: bool) -> str:

@@ -3,13 +3,14 @@
 as ``group_by``, showed users a Python traceback)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from dl2sql.cli import main
 from dl2sql.compiler import compile_file
-from dl2sql.emit import STAGES
+from dl2sql.emit import STAGES, is_helper
 
 ROOT = Path(__file__).parent.parent
 PROGRAMS = sorted([*ROOT.glob("tests/programs/*/*.dl"), *ROOT.glob("examples/*/*.dl")])
@@ -23,15 +24,46 @@ def test_every_stage_prints_every_program(path, dialect, capsys) -> None:
         assert main(["compile", str(path), "--emit", stage, "--dialect", dialect]) == 0, stage
         out = capsys.readouterr()
         assert out.err == "" and out.out.strip(), stage
+        helpers = [r for r in program.relations if is_helper(program, r)]
         if stage == "ra":  # every derived relation with its blocks
             for rel in program.blocks:
-                assert f"{rel} <- " in out.out, (stage, rel)
-        if stage == "strata":  # dl2sql's own helper relations are not the user's
-            assert "ddlog_std::Singleton" not in out.out
-        if stage == "types":  # every rule, one line each
+                if not is_helper(program, rel):
+                    assert f"\n{rel} <- " in "\n" + out.out, (stage, rel)
+        if stage in ("strata", "types"):  # the compiler's relations are not the user's
+            assert not [r for r in helpers if _mentions(out.out, r)], stage
+        if stage == "types":  # every rule the user wrote, one line each
             assert len([ln for ln in out.out.splitlines() if ln.endswith(".")]) \
-                >= len(program.rules), stage
+                >= len([r for r in program.typed_rules
+                        if not is_helper(program, r.heads[0].relation)]), stage
+
+
+def _mentions(text: str, relation: str) -> bool:
+    """``relation`` appears as a whole name (``__group1`` is not in ``__group1_rows``)."""
+    return re.search(rf"(?<![\w:]){re.escape(relation)}(?!\w)", text) is not None
 
 
 def test_programs_were_found() -> None:
     assert len(PROGRAMS) >= 20
+
+
+def test_helper_relations_are_shown_when_asked_for(capsys) -> None:
+    path = str(ROOT / "examples/rbac/rbac.dl")
+    program = compile_file(path)
+    helpers = sorted(r for r in program.relations if is_helper(program, r))
+    assert "__group1_rows" in helpers and "ddlog_std::Singleton" in helpers
+    for stage in ("types", "strata", "ra"):
+        assert main(["compile", path, "--emit", stage]) == 0
+        hidden = capsys.readouterr().out
+        assert main(["compile", path, "--emit", stage, "--internal"]) == 0
+        shown = capsys.readouterr().out
+        for rel in helpers:
+            assert _mentions(shown, rel), (stage, rel)
+            if stage != "ra":
+                assert not _mentions(hidden, rel), (stage, rel)
+    # without --internal, an aggregation's steps sit under the rule that reads them
+    assert main(["compile", path, "--emit", "ra"]) == 0
+    ra = capsys.readouterr().out
+    assert "      where __group1 <- Group[" in ra
+    assert "\n__group1 <- " not in ra and "ddlog_std::Singleton" not in ra
+    assert main(["compile", path, "--emit", "strata"]) == 0
+    assert "--internal shows them" in capsys.readouterr().out

@@ -69,7 +69,8 @@ def _declare(syms: Symbols, rel: str, fields, rule: T.CoreRule, added: dict) -> 
                                   module=rel.rsplit("::", 1)[0] if "::" in rel else "")
     syms.env.ctor_owner[rel] = rel
     rtype = TNamed(rel)
-    added[rel] = RelationInfo(rel, "internal", "relation", rtype, None, rule.span)
+    added[rel] = RelationInfo(rel, "internal", "relation", rtype, None, rule.span,
+                              generated=True)
     return rtype
 
 

@@ -97,7 +97,7 @@ class GroupChecks:
                                gtype, e.lhs.span)
         else:
             self._groups = getattr(self, "_groups", 0) + 1
-            name = f"__group{self._groups}"
+            name = f"__grouped{self._groups}"  # not the helper relation `__groupN`
         kept = {k: scope[k] for k in keys}
         self.hidden_by_group = set(scope) - set(kept)
         scope.clear()

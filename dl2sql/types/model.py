@@ -245,7 +245,9 @@ class RelationInfo:
     ``name`` is qualified (main-module relations unqualified); ``role`` is "input",
     "output" or "internal"; ``kind`` "relation", "stream" or "multiset";
     ``record_type`` the type of its records (for ``R(f: T)`` the struct ``R``);
-    ``key_of`` computes the primary key of a record (primary-key inputs only).
+    ``key_of`` computes the primary key of a record (primary-key inputs only);
+    ``generated`` marks a relation the compiler made (an aggregation's steps), which
+    users see only when they ask for internals.
     """
 
     name: str
@@ -256,3 +258,4 @@ class RelationInfo:
     span: object = None
     key_type: Optional[Type] = None  # type of the primary key, when there is one
     source: Optional[str] = None  # `#[source = "db.table"]`: where the API reads it
+    generated: bool = False
