@@ -8,6 +8,11 @@ import shutil
 import pytest
 
 
+def pytest_addoption(parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/programs/*/*.sql from the compiler's output")
+
+
 def _spark_unavailable() -> str | None:
     """Why Spark cannot run here, or None."""
     if importlib.util.find_spec("pyspark") is None:

@@ -1,0 +1,308 @@
+-- __group9_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group9_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`cost` AS `c`,
+  CASE
+    WHEN `t1`.`cost` < CAST(5 AS BIGINT)
+    THEN STRUCT(CAST(0 AS BIGINT) AS tag, `t1`.`cost` AS Local_cost, '' AS Remote_host)
+    ELSE STRUCT(CAST(1 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Local_cost, `t1`.`dst` AS Remote_host)
+  END AS `k`,
+  CASE
+    WHEN `t1`.`cost` < CAST(5 AS BIGINT)
+    THEN STRUCT(CAST(0 AS BIGINT) AS tag, `t1`.`cost` AS Local_cost, '' AS Remote_host)
+    ELSE STRUCT(CAST(1 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Local_cost, `t1`.`dst` AS Remote_host)
+  END AS `__value`
+FROM `Edge` AS `t1`;
+-- __group9
+CREATE OR REPLACE TEMPORARY VIEW `__group9` AS
+SELECT
+  `t1`.`s` AS `s`,
+  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `g`
+FROM `__group9_rows` AS `t1`
+GROUP BY
+  `t1`.`s`
+HAVING
+  COUNT(*) > 0;
+-- Kinds
+CREATE OR REPLACE TEMPORARY VIEW `Kinds` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  `t1`.`g`.`vals` AS `kinds`,
+  ELEMENT_AT(`t1`.`g`.`vals`, 1) AS `first`
+FROM `__group9` AS `t1`;
+-- __group8_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group8_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`cost` AS `c`,
+  STRUCT(`t1`.`dst` AS _0, `t1`.`cost` AS _1) AS `__value`
+FROM `Edge` AS `t1`;
+-- __group8
+CREATE OR REPLACE TEMPORARY VIEW `__group8` AS
+SELECT
+  `t1`.`s` AS `s`,
+  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group8_rows` AS `t1`
+GROUP BY
+  `t1`.`s`
+HAVING
+  COUNT(*) > 0;
+-- Neighbours
+CREATE OR REPLACE TEMPORARY VIEW `Neighbours` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  DL2SQL_UDF_1(`t1`.`__grouped1`) AS `by_dst`
+FROM `__group8` AS `t1`;
+-- __group7_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group7_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`dst` AS `__value`
+FROM `Edge` AS `t1`;
+-- __group7
+CREATE OR REPLACE TEMPORARY VIEW `__group7` AS
+SELECT
+  `t1`.`s` AS `s`,
+  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group7_rows` AS `t1`
+GROUP BY
+  `t1`.`s`
+HAVING
+  COUNT(*) > 0;
+-- Legacy
+CREATE OR REPLACE TEMPORARY VIEW `Legacy` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) AS `n`
+FROM `__group7` AS `t1`;
+-- __group6_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group6_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`dst` AS `__value`
+FROM `Edge` AS `t1`;
+-- __group6
+CREATE OR REPLACE TEMPORARY VIEW `__group6` AS
+SELECT
+  `t1`.`s` AS `s`,
+  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group6_rows` AS `t1`
+GROUP BY
+  `t1`.`s`
+HAVING
+  COUNT(*) > 0;
+-- Busy
+CREATE OR REPLACE TEMPORARY VIEW `Busy` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`
+FROM `__group6` AS `t1`
+WHERE
+  CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) > CAST(1 AS DECIMAL(38, 0));
+-- __group5_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group5_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`cost` AS `c`,
+  `t1`.`cost` AS `__value`
+FROM `Edge` AS `t1`;
+-- __group5
+CREATE OR REPLACE TEMPORARY VIEW `__group5` AS
+SELECT
+  `t1`.`s` AS `s`,
+  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group5_rows` AS `t1`
+GROUP BY
+  `t1`.`s`
+HAVING
+  COUNT(*) > 0;
+-- Cheap
+CREATE OR REPLACE TEMPORARY VIEW `Cheap` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  (
+    (
+      CAST((
+        (
+          (
+            (
+              CAST(ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS DECIMAL(38, 0))
+            ) * (
+              CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
+            )
+          ) % CAST(4294967296 AS DECIMAL(38, 0))
+        ) + CAST(4294967296 AS DECIMAL(38, 0))
+      ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+    ) + (
+      CAST(1 AS BIGINT)
+    )
+  ) & 4294967295 AS `budget`
+FROM `__group5` AS `t1`;
+-- __group4_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group4_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`cost` AS `c`,
+  STRUCT(`t1`.`src` AS _0, `t1`.`dst` AS _1, `t1`.`cost` AS _2) AS `__value`
+FROM `Edge` AS `t1`;
+-- __group4
+CREATE OR REPLACE TEMPORARY VIEW `__group4` AS
+SELECT
+  STRUCT(TRUE AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group4_rows` AS `t1`
+HAVING
+  COUNT(*) > 0;
+-- EdgeCount
+CREATE OR REPLACE TEMPORARY VIEW `EdgeCount` AS
+SELECT DISTINCT
+  CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) AS `n`
+FROM `__group4` AS `t1`;
+-- __group3_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group3_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`cost` AS `c`,
+  `t1`.`cost` AS `__value`
+FROM `Edge` AS `t1`;
+-- __group3
+CREATE OR REPLACE TEMPORARY VIEW `__group3` AS
+SELECT
+  `t1`.`s` AS `s`,
+  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group3_rows` AS `t1`
+GROUP BY
+  `t1`.`s`
+HAVING
+  COUNT(*) > 0;
+-- Fanout
+CREATE OR REPLACE TEMPORARY VIEW `Fanout` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  `t1`.`__grouped1`.`vals` AS `costs`
+FROM `__group3` AS `t1`;
+-- Path: non-recursive rules [partitioned by dst]
+CREATE OR REPLACE TEMPORARY VIEW `Path` AS
+SELECT DISTINCT
+  `t1`.`src`,
+  `t1`.`dst`,
+  `t1`.`cost`
+FROM `Edge` AS `t1`;
+-- Path: first delta [partitioned by dst]
+CREATE OR REPLACE TEMPORARY VIEW `Path__delta` AS
+SELECT
+  *
+FROM `Path`;
+-- repeat (stratum Path):
+  -- Path: new facts of this iteration [partitioned by dst]
+  CREATE OR REPLACE TEMPORARY VIEW `Path__new` AS
+  SELECT
+    `n`.`src`,
+    `n`.`dst`,
+    `n`.`cost`
+  FROM (
+    SELECT DISTINCT
+      *
+    FROM (
+      SELECT
+        `t1`.`src`,
+        `t2`.`dst`,
+        (
+          (
+            `t1`.`cost`
+          ) + (
+            `t2`.`cost`
+          )
+        ) & 4294967295 AS `cost`
+      FROM `Path__delta` AS `t1`
+      JOIN `Edge` AS `t2`
+        ON `t2`.`src` = `t1`.`dst`
+        AND (
+          (
+            `t1`.`cost`
+          ) + (
+            `t2`.`cost`
+          )
+        ) & 4294967295 < CAST(20 AS BIGINT)
+      DISTRIBUTE BY
+        `dst`
+    ) AS `d`
+  ) AS `n`
+  LEFT ANTI JOIN `Path` AS `o`
+    ON `n`.`src` = `o`.`src` AND `n`.`dst` = `o`.`dst` AND `n`.`cost` = `o`.`cost`;
+  -- Path := Path UNION ALL Path__new
+  -- Path__delta := Path__new
+-- until empty: Path__new
+-- __group2_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`cost`,
+  `t1`.`cost` AS `__value`
+FROM `Path` AS `t1`;
+-- __group2
+CREATE OR REPLACE TEMPORARY VIEW `__group2` AS
+SELECT
+  `t1`.`s` AS `s`,
+  `t1`.`d` AS `d`,
+  STRUCT(
+    STRUCT(`t1`.`s` AS _0, `t1`.`d` AS _1) AS key,
+    ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
+  ) AS `g`
+FROM `__group2_rows` AS `t1`
+GROUP BY
+  `t1`.`s`,
+  `t1`.`d`
+HAVING
+  COUNT(*) > 0;
+-- Stats
+CREATE OR REPLACE TEMPORARY VIEW `Stats` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  `t1`.`d` AS `dst`,
+  CAST(SIZE(`t1`.`g`.`vals`) AS DECIMAL(38, 0)) AS `n`,
+  ELEMENT_AT(`t1`.`g`.`vals`, -1) AS `worst`,
+  `t1`.`g`.`vals` AS `all`,
+  ARRAY_DISTINCT(`t1`.`g`.`vals`) AS `costs`,
+  DL2SQL_UDF_2(`t1`.`g`) AS `total`
+FROM `__group2` AS `t1`;
+-- __group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+SELECT DISTINCT
+  `t1`.`src` AS `s`,
+  `t1`.`dst` AS `d`,
+  `t1`.`cost`,
+  `t1`.`cost` AS `__value`
+FROM `Path` AS `t1`;
+-- __group1
+CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+SELECT
+  `t1`.`s` AS `s`,
+  `t1`.`d` AS `d`,
+  STRUCT(
+    STRUCT(`t1`.`s` AS _0, `t1`.`d` AS _1) AS key,
+    ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
+  ) AS `__grouped1`
+FROM `__group1_rows` AS `t1`
+GROUP BY
+  `t1`.`s`,
+  `t1`.`d`
+HAVING
+  COUNT(*) > 0;
+-- Shortest
+CREATE OR REPLACE TEMPORARY VIEW `Shortest` AS
+SELECT DISTINCT
+  `t1`.`s` AS `src`,
+  `t1`.`d` AS `dst`,
+  ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `cost`
+FROM `__group1` AS `t1`;
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
+SELECT DISTINCT
+  TRUE AS `_unit`;

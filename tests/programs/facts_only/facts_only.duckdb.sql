@@ -1,0 +1,68 @@
+-- Never
+CREATE OR REPLACE TEMPORARY VIEW "Never" AS
+SELECT
+  CAST(NULL AS BIGINT) AS "x"
+WHERE
+  FALSE;
+-- Text
+CREATE OR REPLACE TEMPORARY VIEW "Text" AS
+SELECT DISTINCT
+  'quote " backslash \ tab	 newline
+ unicode Δ 字' AS "s";
+-- Big
+CREATE OR REPLACE TEMPORARY VIEW "Big" AS
+SELECT DISTINCT
+  CAST((
+    -12345678901234567890123
+  ) AS DECIMAL(38, 0)) AS "x",
+  CAST(18446744073709551615 AS DECIMAL(38, 0)) AS "y",
+  CAST((
+    -128
+  ) AS BIGINT) AS "z";
+-- Col
+CREATE OR REPLACE TEMPORARY VIEW "Col" AS
+SELECT DISTINCT
+  {'tag': CAST(2 AS BIGINT), 'Blue_shade': CAST(7 AS BIGINT)} AS "c"
+UNION
+SELECT DISTINCT
+  {'tag': CAST(0 AS BIGINT), 'Blue_shade': CAST(0 AS BIGINT)} AS "c"
+UNION
+SELECT DISTINCT
+  {'tag': CAST(1 AS BIGINT), 'Blue_shade': CAST(0 AS BIGINT)} AS "c";
+-- Pair
+CREATE OR REPLACE TEMPORARY VIEW "Pair" AS
+SELECT DISTINCT
+  {'_0': 'a', '_1': CAST((
+    -5
+  ) AS BIGINT)} AS "_v"
+UNION
+SELECT DISTINCT
+  {'_0': 'b', '_1': CAST(10 AS BIGINT)} AS "_v";
+-- Num
+CREATE OR REPLACE TEMPORARY VIEW "Num" AS
+SELECT DISTINCT
+  CAST(1 AS BIGINT) AS "n",
+  'one' AS "s",
+  TRUE AS "b"
+UNION
+SELECT DISTINCT
+  CAST(2 AS BIGINT) AS "n",
+  'two' AS "s",
+  FALSE AS "b"
+UNION
+SELECT DISTINCT
+  (
+    (
+      CAST(1 AS BIGINT)
+    ) + (
+      CAST(2 AS BIGINT)
+    )
+  ) & 4294967295 AS "n",
+  'th' || 'ree' AS "s",
+  NOT (
+    FALSE
+  ) AS "b";
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
+SELECT DISTINCT
+  TRUE AS "_unit";

@@ -1,0 +1,37 @@
+-- Event: recursive query
+CREATE OR REPLACE TEMPORARY VIEW "Event" AS
+WITH RECURSIVE "Event__delta"("_v") AS (
+  SELECT DISTINCT
+    {'tag': CAST(0 AS BIGINT), 'Event_id': CAST(1 AS BIGINT)} AS "_v"
+  UNION
+  SELECT DISTINCT
+    {'tag': CAST(1 AS BIGINT), 'Event_id': CAST(0 AS BIGINT)} AS "_v"
+  UNION
+  SELECT DISTINCT
+    {'tag': CAST(0 AS BIGINT), 'Event_id': (
+      (
+        "t1"."_v"."Event_id"
+      ) + (
+        CAST(1 AS BIGINT)
+      )
+    ) & 4294967295} AS "_v"
+  FROM "Event__delta" AS "t1"
+  WHERE
+    "t1"."_v"."tag" = 0 AND "t1"."_v"."Event_id" < CAST(3 AS BIGINT)
+)
+SELECT
+  *
+FROM "Event__delta";
+-- Open
+CREATE OR REPLACE TEMPORARY VIEW "Open" AS
+SELECT DISTINCT
+  "t1"."name",
+  "t1"."zone"."Some_x" AS "zone",
+  "t1"."port"
+FROM "Hosts" AS "t1"
+WHERE
+  "t1"."zone"."tag" = 1 AND "t1"."port" <> CAST(0 AS BIGINT);
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
+SELECT DISTINCT
+  TRUE AS "_unit";
