@@ -73,7 +73,7 @@ class Program:
 
         from dl2sql.emit import create_view
         from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
-        from dl2sql.sqlgen.blocks import select_all, table
+        from dl2sql.sqlgen.trees import select_all, table
 
         plan = self.compiled.plan_for(dialect)
         out: list[str] = []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dl2sql.analysis.stratify import Stratum, stratify
 from dl2sql.ast import nodes as A
-from dl2sql.loader import load_modules
+from dl2sql.syntax.loader import load_modules
 from dl2sql.plan.build import PlanBuilder
 from dl2sql.plan.nodes import Plan
 from dl2sql.ra.lower import lower_rules, relation_layout

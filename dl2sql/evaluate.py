@@ -26,7 +26,7 @@ class Evaluator:
         """Register the plan's Python UDFs on the runner (once per runner)."""
         if not plan.functions:
             return
-        from dl2sql.interp import Interpreter
+        from dl2sql.udfs import interpreter
         from dl2sql.runtime.udf import Udf
         from dl2sql.sqlgen.types import sql_type
 
@@ -35,7 +35,7 @@ class Evaluator:
         for spec in plan.functions:
             if spec.synthetic is not None:
                 functions[(spec.func, spec.targs)] = spec.synthetic
-        interp = Interpreter(env, functions, self.externs)
+        interp = interpreter(env, functions, self.externs)
         for spec in plan.functions:
             if spec.name in self._registered:
                 continue
@@ -112,7 +112,7 @@ def bind_externs(program: CompiledProgram, externs: dict) -> dict:
     qualified or plain name; a missing one is a located error."""
     from dl2sql.diagnostics import Diagnostics
     from dl2sql.types.check_functions import calls_in
-    from udfs.std import STD
+    from dl2sql.udfs.std import STD
 
     bound, diags = {}, Diagnostics()
     called = {c.func for r in program.rules for c in calls_in(r)}

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from dl2sql.compiler import compile_source
 from dl2sql.evaluate import Evaluator
 from dl2sql.passes.doubling import find_closure
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 
 RIGHT = """input relation Edge(a: u32, b: u32)
 output relation Path(a: u32, b: u32)

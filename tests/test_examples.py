@@ -28,7 +28,7 @@ from dl2sql.evaluate import replay_program
 from dl2sql.runtime.convert import row_to_record
 from dl2sql.sqlgen.types import struct_slots
 from dl2sql.types.model import TBigInt, TBit, TBool, TSigned, TString, VEC, SET, TNamed
-from dl2sql.values_print import format_value
+from dl2sql.runtime.printing import format_value
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

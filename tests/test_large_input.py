@@ -6,7 +6,7 @@ import random
 
 from dl2sql.compiler import compile_source
 from dl2sql.evaluate import Evaluator
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 
 PROGRAM = """
 input relation Edge(a: u32, b: u32)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dl2sql.compiler import compile_source
 from dl2sql.evaluate import Evaluator
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 
 CASES = {
     # name: (result type, expression over s: string, o: Option<u32>, a: u32, b: s64)

@@ -81,7 +81,7 @@ def _connect_unavailable() -> str | None:
 
 def _python_rows(edges):
     """``EDGES`` as DDlog values for dl2sql's Python-rows input."""
-    from dl2sql.values import Record
+    from dl2sql.runtime.values import Record
 
     return [(x, y, Record("Tagged", (label,)) if tag else Record("Plain", ()))
             for x, y, (tag, label) in edges]

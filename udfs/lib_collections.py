@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from dl2sql.values import Record
-from dl2sql.values_order import sort_key
-from udfs.std_base import Ctx, Mut, typed
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import sort_key
+from dl2sql.udfs.std_base import Ctx, Mut, typed
 
 
 def _key(ctx: Ctx, f: Callable) -> Callable:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from dl2sql.values import Record
-from dl2sql.values_order import to_f32
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import to_f32
 
 
 def _guard(fn: Callable[..., float]) -> Callable[..., float]:

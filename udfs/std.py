@@ -1,8 +1,8 @@
 """Python implementations of the ``ddlog_std`` builtins over runtime values
-(:mod:`dl2sql.values`), with Rust's semantics; :data:`STD` maps qualified names
+(:mod:`dl2sql.runtime.values`), with Rust's semantics; :data:`STD` maps qualified names
 (``"ddlog_std::len"``) to them.
 
-Calling conventions (used by :class:`dl2sql.interp.Interpreter`):
+Calling conventions (used by :class:`dl2sql.runtime.interp.Interpreter`):
 
 * Plain builtins are called with the runtime argument values: ``STD[name](*args)``.
 * Builtins that need types (overload resolution is by Python value type, but orders,
@@ -15,9 +15,9 @@ Calling conventions (used by :class:`dl2sql.interp.Interpreter`):
   caller stores the new values back into its argument l-values.
 * Overloads share a name (the checker's ``#N`` suffix is stripped before lookup) and
   dispatch on the Python value: ``str`` for strings, ``tuple`` for Vec/Set/Map,
-  :class:`~dl2sql.values.Record` for Option/Result.
+  :class:`~dl2sql.runtime.values.Record` for Option/Result.
 
-Group functions are in :mod:`udfs.std_group`. Not implemented:
+Group functions are in :mod:`dl2sql.udfs.std_group`. Not implemented:
 ``map``/``and_then``/``ok_or_else``/``map_err``, ``to_any``/
 ``from_any``; ``hash32/64/128`` raise, since Rust's hash stream cannot be reproduced.
 """
@@ -26,16 +26,17 @@ from __future__ import annotations
 from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.interp_ops import to_string as prim_to_string, wrap
-from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple, default_value
-from dl2sql.values import Record
-from udfs.lib_collections import LIBRARY_COLLECTIONS
-from udfs.lib_fp import FP
-from udfs.std_group import with_groups
-from dl2sql.values_order import sort_key
-from udfs.std_base import NONE, Ctx, Mut, some, typed
-from udfs.std_collections import COLLECTIONS, member, set_of
-from udfs.std_debug import to_string_debug as _debug
+from dl2sql.runtime.ops import to_string as prim_to_string, wrap
+from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple
+from dl2sql.runtime.defaults import default_value
+from dl2sql.runtime.values import Record
+from dl2sql.udfs.lib_collections import LIBRARY_COLLECTIONS
+from dl2sql.udfs.lib_fp import FP
+from dl2sql.udfs.std_group import with_groups
+from dl2sql.runtime.order import sort_key
+from dl2sql.udfs.std_base import NONE, Ctx, Mut, some, typed
+from dl2sql.udfs.std_collections import COLLECTIONS, member, set_of
+from dl2sql.udfs.std_debug import to_string_debug as _debug
 
 
 # ------------------------------------------------------------------ strings

@@ -1,34 +1,13 @@
-"""The calling convention shared by the std builtins (see :mod:`udfs.std`)."""
+"""What the std builtins share: the calling convention (:mod:`dl2sql.runtime.builtins`)
+and ``Option`` values."""
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from dl2sql.runtime.builtins import Ctx, Mut, typed
+from dl2sql.runtime.values import Record
 
-from dl2sql.types.model import Type, TypeEnv
-from dl2sql.values import Record
+__all__ = ["Ctx", "Mut", "typed", "NONE", "some", "opt_nth"]
 
 NONE = Record("ddlog_std::None", ())
-
-
-class Ctx(NamedTuple):
-    """What a typed builtin gets before its arguments: the type environment and the
-    call's type arguments (the declaration's type variables, in order)."""
-
-    env: TypeEnv
-    targs: tuple[Type, ...]
-
-
-class Mut(NamedTuple):
-    """Result of a builtin with ``mut`` parameters: its value and the new values of the
-    mutated arguments by position."""
-
-    result: object
-    updates: dict
-
-
-def typed(fn: Callable) -> Callable:
-    """Mark ``fn`` as taking a leading :class:`Ctx`."""
-    fn.typed = True
-    return fn
 
 
 def some(x) -> Record:

@@ -1,12 +1,12 @@
 """``ddlog_std`` functions on Vec, Set and Map values (all Python tuples: a Set sorted
 ascending without duplicates, a Map of ``(key, value)`` pairs sorted by key), with the
-calling convention of :mod:`udfs.std_base`."""
+calling convention of :mod:`dl2sql.udfs.std_base`."""
 from __future__ import annotations
 
-from dl2sql.interp_ops import ddlog_equal
+from dl2sql.runtime.ops import ddlog_equal
 from dl2sql.types.model import MAP, SET, TNamed
-from dl2sql.values_order import normalize, sort_key
-from udfs.std_base import NONE, Ctx, Mut, opt_nth, some, typed
+from dl2sql.runtime.order import normalize, sort_key
+from dl2sql.udfs.std_base import NONE, Ctx, Mut, opt_nth, some, typed
 
 
 def set_of(ctx: Ctx, items) -> tuple:

@@ -11,8 +11,8 @@ from decimal import Decimal
 
 from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
-from dl2sql.values_order import normalize
-from dl2sql.values_print import escape_string, format_double, format_float
+from dl2sql.runtime.order import normalize
+from dl2sql.runtime.printing import escape_string, format_double, format_float
 
 
 def to_string_debug(t: Type, v, env: TypeEnv) -> str:

@@ -1,5 +1,5 @@
 """Python implementations of the std functions on ``Group<K, V>`` values
-(:class:`dl2sql.values.GroupValue`), for the interpreter and the UDFs built on it.
+(:class:`dl2sql.runtime.values.GroupValue`), for the interpreter and the UDFs built on it.
 
 Group functions share names with Vec/Set/scalar builtins (``min``, ``to_set``,
 ``union``...); :func:`with_groups` merges them into the STD table so that a call
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from dl2sql.interp_ops import ddlog_equal
+from dl2sql.runtime.ops import ddlog_equal
 from dl2sql.types.model import MAP, SET, TNamed
-from dl2sql.values import GroupValue, Record
-from dl2sql.values_order import normalize
-from udfs.std_base import Ctx, typed
+from dl2sql.runtime.values import GroupValue, Record
+from dl2sql.runtime.order import normalize
+from dl2sql.udfs.std_base import Ctx, typed
 
 
 def _set(ctx: Ctx, elem, items) -> tuple:
@@ -59,7 +59,7 @@ def _unzip(ctx: Ctx, g: GroupValue) -> tuple:
 
 def _sum_of(ctx: Ctx, g: GroupValue, f) -> object:
     """``group::sum_of``: the sum of ``f`` over the elements, wrapped to its type."""
-    from dl2sql.interp_ops import wrap
+    from dl2sql.runtime.ops import wrap
 
     total = sum(f(x) for x in g.items)
     t = ctx.targs[-1]

@@ -8,7 +8,8 @@ from dl2sql.analysis.stratify import Stratum
 from dl2sql.plan.nodes import Append, Choose, Column, Loop, Materialize, Plan, Rename, Table
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
-from dl2sql.sqlgen.blocks import (block_select, empty_select, group_select, select_all, table,
+from dl2sql.sqlgen.trees import select_all, table
+from dl2sql.sqlgen.blocks import (block_select, empty_select, group_select,
                                   union_all_distinct)
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.types import sql_type

@@ -13,11 +13,12 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from dl2sql.types.model import (TRANSPARENT, MAP, OPTION, SET, VEC, TBigInt, TBit, TBool, TDouble,
-                                TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
-                                default_value)
-from dl2sql.values import Record
-from dl2sql.values_order import normalize, to_f32
+from dl2sql.types.model import (TRANSPARENT, MAP, OPTION, SET, VEC, TBigInt, TBit, TBool,
+                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
+                                TypeEnv)
+from dl2sql.runtime.defaults import default_value
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import normalize, to_f32
 
 _SPACES = " \t\r\n"
 _STR_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "a": "\x07", "b": "\x08",

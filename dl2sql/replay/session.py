@@ -21,9 +21,10 @@ from dl2sql.diagnostics import suggest
 from dl2sql.replay.dat_parser import (Command, DatError, Incomplete, UValue, convert,
                                       parse_commands, untyped_guess)
 from dl2sql.types.model import TRANSPARENT, MAP, SET, VEC, TNamed, Type, TypeEnv
-from dl2sql.values import Record
-from dl2sql.values_order import normalize, sort_key
-from dl2sql.values_print import format_value
+from dl2sql.runtime.keys import key_function
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import normalize, sort_key
+from dl2sql.runtime.printing import format_value
 
 
 
@@ -75,6 +76,8 @@ class _Session:
         self.rels = program.relations
         self.out = out
         self.inputs = {n: i for n, i in self.rels.items() if i.role == "input"}
+        self.key_of = {n: key_function(i, self.env) for n, i in self.inputs.items()
+                       if i.key is not None}
         self.outputs = {n: i for n, i in self.rels.items() if i.role == "output"}
         self.committed_in: dict[str, dict] = {n: {} for n in self.inputs}
         self.working_in: dict[str, dict] | None = None  # not None inside a transaction
@@ -199,9 +202,9 @@ class _Session:
     def _index(self, cmd: Command) -> None:
         """``dump_index I;`` prints the records the index covers, ``query_index I(k)``
         those whose key is ``k``; sorted like a dump."""
-        from dl2sql.interp import Interpreter
+        from dl2sql.udfs import interpreter
         from dl2sql.types.model import TTuple
-        from dl2sql.interp_ops import ddlog_equal
+        from dl2sql.runtime.ops import ddlog_equal
 
         indexes = getattr(self.program, "indexes", {})
         index = indexes.get(cmd.relation)
@@ -220,7 +223,7 @@ class _Session:
             types = [t for _, t in index.fields]
             kt = types[0] if len(types) == 1 else TTuple(tuple(types))
             key = convert(kt, cmd.value, self.env)
-        interp = Interpreter(self.env, {})
+        interp = interpreter(self.env, {})
         t = self.rels[rel].record_type
         hits = {}
         for v in records:
@@ -249,7 +252,7 @@ class _Session:
     def _convert_update(self, cmd: Command):
         info = self._relation(cmd.relation)
         if cmd.op in ("delete_key", "modify"):
-            if info.key_of is None:
+            if info.name not in self.key_of:
                 raise DatError(f"relation {info.name} does not have a primary key")
             kt = self._key_type(info)
             if kt is None:
@@ -288,7 +291,7 @@ class _Session:
     def _apply(self, cmd: Command, value) -> None:
         info, store = self._input(cmd.relation)
         t, op, env = info.record_type, cmd.op, self.env
-        if info.key_of is None:
+        if info.name not in self.key_of:
             if op in ("insert_or_update", "delete_key", "modify"):
                 raise DatError(f"`{op}` needs a primary key, and relation {info.name} "
                                f"does not have one")
@@ -307,12 +310,12 @@ class _Session:
             del store[k]
             if op == "modify":
                 new = normalize(t, _mutate(t, old, cmd.mutator, env), env)
-                nk = self._hkey(info, info.key_of(new))
+                nk = self._hkey(info, self.key_of[info.name](new))
                 if nk in store:
                     raise DatError("Modify: the new value's key belongs to another record")
                 store[nk] = new
             return
-        k = self._hkey(info, info.key_of(value))
+        k = self._hkey(info, self.key_of[info.name](value))
         old = store.get(k)
         shown = format_value(t, value, env)
         if op == "insert":

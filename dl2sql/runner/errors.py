@@ -85,8 +85,7 @@ def python_worker_exception(text: str) -> str | None:
 
 
 def _hint(exception: str) -> str:
-    if exception.startswith("ModuleNotFoundError") and ("'dl2sql" in exception
-                                                       or "'udfs" in exception):
+    if exception.startswith("ModuleNotFoundError") and "'dl2sql" in exception:
         return (" (the workers' Python cannot import dl2sql: install dl2sql there, or let "
                 "dl2sql ship itself by running the program through it)")
     return ""

@@ -6,7 +6,7 @@ run the driver's own interpreter (local sessions dl2sql starts) they already can
 Anywhere else (a cluster, another Python chosen with ``PYSPARK_PYTHON`` or
 ``spark.pyspark.python``, a Spark Connect server) nothing says they can: dl2sql
 ships its own files to the session once, as a Python artifact (a zip of the
-``dl2sql`` and ``udfs`` packages; they need only the standard library there), and
+``dl2sql`` package, ``dl2sql.udfs`` included; they need only the standard library there), and
 runs one small probe job that imports the runtime on a worker. If the probe fails,
 the run stops before its first job with a message saying what the workers lack,
 instead of a Python traceback from deep inside the first query that calls a UDF.
@@ -17,6 +17,7 @@ import hashlib
 import io
 import os
 import shutil
+import importlib.util
 import sys
 import tempfile
 import threading
@@ -26,7 +27,7 @@ from pathlib import Path
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.runner.spark_session import is_connect, is_local_master
 
-_PACKAGES = ("dl2sql", "udfs")
+_PACKAGES = ("dl2sql",)
 _ready: set = set()  # sessions whose workers import the runtime
 _lock = threading.Lock()
 _zip_path: str | None = None
@@ -94,24 +95,24 @@ def _runs_driver_python(spark) -> bool:
 
 
 def runtime_zip() -> str:
-    """A zip of dl2sql's Python files (the ``dl2sql`` and ``udfs`` packages), named by
-    its content so that a session is given one file per dl2sql version."""
+    """A zip of dl2sql's Python files (``dl2sql.udfs`` included), named by its content
+    so that a session is given one file per dl2sql version."""
     global _zip_path
     if _zip_path is not None and os.path.exists(_zip_path):
         return _zip_path
-    import udfs
-
-    import dl2sql
-
+    files: dict[str, bytes] = {}
+    # dl2sql.udfs is installed inside dl2sql, but an editable install maps it from the
+    # repository's top-level udfs/ folder, outside dl2sql's own
+    udfs_root = importlib.util.find_spec("dl2sql.udfs").submodule_search_locations[0]
+    for root, prefix in ((Path(__file__).parents[1], "dl2sql"), (Path(udfs_root), "dl2sql/udfs")):
+        for path in sorted(root.rglob("*.py")):
+            files[f"{prefix}/{path.relative_to(root).as_posix()}"] = path.read_bytes()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
-        for package in (dl2sql, udfs):
-            root = Path(package.__file__).parent
-            for path in sorted(root.rglob("*.py")):
-                name = (Path(root.name) / path.relative_to(root)).as_posix()
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
-                z.writestr(info, path.read_bytes())
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, files[name])
     data = buffer.getvalue()
     digest = hashlib.sha256(data).hexdigest()[:16]
     path = os.path.join(tempfile.gettempdir(), f"dl2sql-runtime-{digest}.zip")

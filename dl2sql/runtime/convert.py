@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING
 
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
-                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
-                                default_value)
+                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
+                                TypeEnv)
+from dl2sql.runtime.defaults import default_value
 from dl2sql.types.storage import is_recursive, struct_slots
-from dl2sql.values import GroupValue, Record
-from dl2sql.values_encoded import decode, encode
+from dl2sql.runtime.values import GroupValue, Record
+from dl2sql.runtime.encoded import decode, encode
 
 if TYPE_CHECKING:  # the runtime imports no compiler stage
     from dl2sql.ra.nodes import RelationLayout

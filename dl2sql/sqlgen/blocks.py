@@ -7,7 +7,8 @@ from typing import Callable
 from sqlglot import exp
 
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
-from dl2sql.sqlgen.exprs import ExprCompiler, cast, struct
+from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.trees import cast, select_all, struct, table
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
 
@@ -25,13 +26,6 @@ def aliases_of(e) -> set[str]:
             if dataclasses.is_dataclass(x) and hasattr(x, "type") and not isinstance(x, type):
                 out |= aliases_of(x)
     return out
-
-
-def table(name: str, alias: str | None = None) -> exp.Table:
-    t = exp.Table(this=exp.to_identifier(name, quoted=True))
-    if alias:
-        t.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
-    return t
 
 
 def conjunction(conds: list[exp.Expression]) -> exp.Expression | None:
@@ -122,5 +116,3 @@ def union_all_distinct(queries: list[exp.Expression]) -> exp.Expression:
     return out
 
 
-def select_all(name: str) -> exp.Select:
-    return exp.Select(expressions=[exp.Star()]).from_(table(name))

@@ -15,10 +15,12 @@ from typing import Callable
 from sqlglot import exp
 
 from dl2sql.plan.nodes import UdfSpec
+from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.sqlgen.types import is_decimal, sql_type
 from dl2sql.types import typed as T
 from dl2sql.types.model import (VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
-                                TSigned, TString, default_value)
+                                TSigned, TString)
+from dl2sql.runtime.defaults import default_value
 
 
 def _tag_is(index: int):
@@ -108,10 +110,6 @@ NATIVE: dict[str, Callable] = {
 }
 
 
-class InsideLambda(Exception):
-    """Raised when a closure body compiled as a SQL lambda needs the interpreter."""
-
-
 class CallCompiler:
     """Mixin of ExprCompiler: calls, UDF fallbacks, slices, shifts."""
 
@@ -148,14 +146,14 @@ class CallCompiler:
         """Call of the Python UDF running ``func`` (registered once per instance); a
         call without arguments is evaluated now and becomes a constant."""
         if not args and self._foldable(synthetic.body if synthetic else None, func):
-            from dl2sql.interp import Interpreter
+            from dl2sql.udfs import interpreter
 
             functions = dict(self.functions)
             if synthetic is not None:
                 functions[("<constant>", ())] = dataclasses.replace(synthetic,
                                                                     name="<constant>")
                 func = "<constant>"
-            value = Interpreter(self.env, functions).call(func, targs, [])
+            value = interpreter(self.env, functions).call(func, targs, [])
             return self.literal(ret, value)
         key = (func, targs, synthetic)
         spec = self.udfs.get(key)

@@ -18,10 +18,12 @@ from itertools import count
 
 from sqlglot import exp
 
-from dl2sql.sqlgen.exprs import ExprCompiler, dot, struct
+from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.trees import dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, struct_slots
 from dl2sql.types.model import (MAP, SET, VEC, TBigInt, TBit, TNamed, TSigned, TTuple, Type,
-                                TypeEnv, default_value, unwrapped)
+                                TypeEnv, unwrapped)
+from dl2sql.runtime.defaults import default_value
 from dl2sql.types.text_values import integer_range
 
 # Engine error messages carry this before dl2sql's own text (see :func:`input_failure`).

@@ -11,6 +11,8 @@ from typing import Callable
 
 from sqlglot import exp
 
+from dl2sql.sqlgen.trees import select_all, table
+
 DECIMAL = "DECIMAL(38, 0)"
 
 
@@ -50,7 +52,6 @@ def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> ex
 
 
 def _except(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
-    from dl2sql.sqlgen.blocks import select_all  # blocks imports this module
 
     return exp.except_(new, select_all(old), distinct=True)
 
@@ -61,7 +62,6 @@ def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.E
     # DISTINCT on the left already produced, so the new rows were shuffled a second
     # time. ``new`` is duplicate-free and no column holds NULL, so a plain anti-join on
     # `=` is the same set difference with one shuffle less.
-    from dl2sql.sqlgen.blocks import table  # blocks imports this module
 
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)

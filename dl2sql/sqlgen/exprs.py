@@ -6,38 +6,19 @@ import math
 from sqlglot import exp
 
 from dl2sql.sqlgen.calls import CallCompiler
+from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types import typed as T
-from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
-                                TNamed, TSigned, TString, TTuple, Type, TypeEnv,
-                                default_value)
-from dl2sql.values import Record
+from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
+                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
+                                TypeEnv)
+from dl2sql.runtime.defaults import default_value
+from dl2sql.runtime.values import Record
 
 _COMPARE = {"==": exp.EQ, "!=": exp.NEQ, "<": exp.LT, "<=": exp.LTE, ">": exp.GT,
             ">=": exp.GTE}
 _BITWISE = {"&": exp.BitwiseAnd, "|": exp.BitwiseOr, "^": exp.BitwiseXor}
-
-
-def cast(e: exp.Expression, to: exp.DataType) -> exp.Cast:
-    return exp.Cast(this=e, to=to)
-
-
-def struct(pairs: list[tuple[str, exp.Expression]]) -> exp.Struct:
-    """``STRUCT(v AS name, ...)`` printed per dialect by sqlglot."""
-    return exp.Struct(expressions=[exp.PropertyEQ(this=exp.to_identifier(n), expression=v)
-                                   for n, v in pairs])
-
-
-def dot(e: exp.Expression, name: str) -> exp.Expression:
-    """Field ``name`` of the struct-valued ``e``."""
-    if isinstance(e, exp.Column):
-        parts = [p for p in (e.args.get("catalog"), e.args.get("db"), e.args.get("table"))
-                 if p is not None]
-        if len(parts) < 3:
-            return exp.Column(this=exp.to_identifier(name, quoted=True), table=e.args.get("this"),
-                              db=e.args.get("table"), catalog=e.args.get("db"))
-    return exp.Dot(this=e, expression=exp.to_identifier(name, quoted=True))
 
 
 class ExprCompiler(CallCompiler):
@@ -56,7 +37,7 @@ class ExprCompiler(CallCompiler):
     def literal(self, t: Type, v) -> exp.Expression:
         """The SQL expression for runtime value ``v`` of type ``t``."""
         if is_recursive(t, self.env):
-            from dl2sql.values_encoded import encode
+            from dl2sql.runtime.encoded import encode
 
             return exp.Literal.string(encode(v))
         if isinstance(t, TBool):

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from sqlglot import exp
 
-from dl2sql.sqlgen.exprs import dot
+from dl2sql.sqlgen.trees import dot
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types.model import GROUP, TNamed
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from sqlglot import exp
 
-from dl2sql.sqlgen.calls import InsideLambda
+from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.types import typed as T
 
 

@@ -21,7 +21,7 @@ BIGINT = exp.DataType.build("BIGINT")
 
 def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
     """The SQL type storing values of DDlog type ``t``."""
-    if is_recursive(t, env):  # stored as canonical text (dl2sql.values_encoded)
+    if is_recursive(t, env):  # stored as canonical text (dl2sql.runtime.encoded)
         return exp.DataType.build("STRING")
     if isinstance(t, TBool):
         return exp.DataType.build("BOOLEAN")

@@ -6,13 +6,12 @@ from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
-from dl2sql.passes.ftl import desugar_ftl
+from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.types import typed as T
 from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
-from dl2sql.values import Record
 
 
 @dataclass
@@ -64,9 +63,11 @@ def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:
                 key = checker.expr(d.primary_key.expr, {d.primary_key.var: info.record_type})
                 checker.inf.default_literals()
                 key = _zonked(key, checker)
-                syms.relations[q] = dataclasses.replace(
-                    info, key_of=_key_function(key, d.primary_key.var, syms, diags,
-                                               d.primary_key.span), key_type=key.type)
+                if not _supported_key(key):
+                    diags.error(d.primary_key.span, "this primary key expression is not "
+                                                    "supported yet (use fields and tuples "
+                                                    "of fields)")
+                syms.relations[q] = dataclasses.replace(info, key=key, key_type=key.type)
 
 
 def _source_attribute(d: A.RelationDecl, q: str, syms: Symbols, diags: Diagnostics) -> None:
@@ -86,32 +87,6 @@ def _zonked(te, checker):
     from dl2sql.types.infer import zonk
 
     return zonk(te, checker.inf)
-
-
-def _key_function(key: T.TExpr, var: str, syms: Symbols, diags, span):
-    """A Python function computing the primary key of a record value."""
-
-    def ev(e, record):
-        if isinstance(e, T.TVarRef):
-            return record
-        if isinstance(e, T.TConst):
-            return e.value
-        if isinstance(e, T.TTupleE):
-            return tuple(ev(x, record) for x in e.elems)
-        if isinstance(e, T.TTupleGet):
-            return ev(e.expr, record)[e.index]
-        if isinstance(e, T.TGetField):
-            value = ev(e.expr, record)
-            ctor = next(c for c in syms.env.ctors(e.expr.type) if c.name == value.ctor)
-            return value.fields[[n for n, _ in ctor.fields].index(e.field)]
-        if isinstance(e, T.TStruct):
-            return Record(e.ctor, tuple(ev(x, record) for x in e.args))
-        raise NotImplementedError(type(e).__name__)
-
-    if not _supported_key(key):
-        diags.error(span, "this primary key expression is not supported yet "
-                          "(use fields and tuples of fields)")
-    return lambda record: ev(key, record)
 
 
 def _supported_key(e) -> bool:

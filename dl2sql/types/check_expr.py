@@ -11,17 +11,12 @@ from dl2sql.types.model import (INTERN, IOBJ, MAP, TRANSPARENT, UNWRAP_FUNCTION,
                                 TFunc, TNamed, TSigned, TString, TTuple, Type,
                                 is_integer, substitute)
 from dl2sql.types.symbols import Symbols
-from dl2sql.values import Record
 
 ARITH = {"+", "-", "*", "/", "%"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 BITWISE = {"&", "|", "^"}
 LOGIC = {"and", "or", "=>"}
 SHIFT = {"<<", ">>"}
-
-
-class NotSupported(Exception):
-    pass
 
 
 class ExprChecker:
@@ -373,17 +368,6 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
             self.diags.error(e.span, "direct casts from bigint to bit<> are not supported; "
                                      "cast to signed<N> first")
         return T.TCast(target, inner)
-
-    def const_value(self, te: T.TExpr):
-        """The runtime value of a constant expression, or raise ``NotSupported``."""
-        if isinstance(te, T.TConst):
-            return te.value
-        if isinstance(te, T.TStruct):
-            return Record(te.ctor, tuple(self.const_value(a) for a in te.args))
-        if isinstance(te, T.TTupleE):
-            return tuple(self.const_value(a) for a in te.elems)
-        raise NotSupported()
-
 
 
 def intern_string(te: T.TExpr) -> T.TExpr:

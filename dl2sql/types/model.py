@@ -212,32 +212,6 @@ class TypeEnv:
         return isinstance(t, TNamed) and self.defs[t.name].extern
 
 
-def default_value(t: Type, env: TypeEnv):
-    """DDlog's ``default()`` of ``t`` as a runtime value (see :mod:`dl2sql.values`)."""
-    from dl2sql.values import Record
-
-    if isinstance(t, TBool):
-        return False
-    if isinstance(t, TString):
-        return ""
-    if isinstance(t, (TBit, TSigned, TBigInt)):
-        return 0
-    if isinstance(t, (TFloat, TDouble)):
-        return 0.0
-    if isinstance(t, TTuple):
-        return tuple(default_value(e, env) for e in t.elems)
-    if isinstance(t, TNamed):
-        if t.name in (VEC, SET, MAP):
-            return ()
-        if t.name in TRANSPARENT:
-            return default_value(t.args[0], env)
-        ctors = env.ctors(t)
-        if ctors:
-            c = ctors[0]
-            return Record(c.name, tuple(default_value(ft, env) for _, ft in c.fields))
-    raise ValueError(f"type {t} has no default value")
-
-
 @dataclass(frozen=True)
 class RelationInfo:
     """What the runtime needs to know of a relation.
@@ -245,7 +219,8 @@ class RelationInfo:
     ``name`` is qualified (main-module relations unqualified); ``role`` is "input",
     "output" or "internal"; ``kind`` "relation", "stream" or "multiset";
     ``record_type`` the type of its records (for ``R(f: T)`` the struct ``R``);
-    ``key_of`` computes the primary key of a record (primary-key inputs only);
+    ``key`` is the typed expression of a primary-key input's key over the record
+    (:mod:`dl2sql.runtime.keys` evaluates it);
     ``generated`` marks a relation the compiler made (an aggregation's steps), which
     users see only when they ask for internals.
     """
@@ -254,7 +229,7 @@ class RelationInfo:
     role: str
     kind: str
     record_type: Type
-    key_of: Optional[object] = None  # Callable[[value], value]
+    key: Optional[object] = None  # a typed expression (dl2sql.types.typed)
     span: object = None
     key_type: Optional[Type] = None  # type of the primary key, when there is one
     source: Optional[str] = None  # `#[source = "db.table"]`: where the API reads it

@@ -21,7 +21,7 @@ def _node(cls):
 # ---------------------------------------------------------------- expressions
 @_node
 class TConst:
-    """A constant runtime value (see :mod:`dl2sql.values`)."""
+    """A constant runtime value (see :mod:`dl2sql.runtime.values`)."""
 
     type: Type
     value: object
@@ -421,11 +421,6 @@ class CoreRule:
     span: Span
     heads: tuple[Head, ...]
     body: tuple[Clause, ...]
-
-    def __str__(self) -> str:
-        from dl2sql.types.pretty import rule_to_str
-
-        return rule_to_str(self)
 
 
 def pattern_vars(p: Pattern) -> list[str]:

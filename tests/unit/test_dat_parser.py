@@ -5,9 +5,9 @@ from dl2sql.replay.dat_parser import (DatError, Incomplete, UValue, convert, par
                                       untyped_guess)
 from dl2sql.types.model import (BOOL, DOUBLE, FLOAT, MAP, OPTION, SET, STRING, VEC, CtorDef,
                                 TBit, TNamed, TSigned, TTuple, TVar, TypeDefn, TypeEnv, BIGINT)
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 from std_env import std_env
-from dl2sql.values_order import to_f32
+from dl2sql.runtime.order import to_f32
 
 
 def env_() -> TypeEnv:

@@ -9,7 +9,7 @@ import pytest
 
 from dl2sql.ast import nodes as n
 from dl2sql.diagnostics import Span
-from dl2sql.passes.ftl import desugar_ftl
+from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.syntax.parser import parse_module
 
 _NOWHERE = Span("", 0, 0, 0, 0)

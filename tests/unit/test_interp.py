@@ -1,4 +1,4 @@
-"""dl2sql.interp: DDlog's expression semantics on runtime values. Operators are checked
+"""dl2sql.runtime.interp: DDlog's expression semantics on runtime values. Operators are checked
 on hand-built typed IR, control flow on functions compiled from DDlog source; expected
 values are worked out by hand from the language spec (§5.2-§5.4)."""
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 
 from dl2sql.compiler import compile_source
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.interp import Interpreter
+from dl2sql.udfs import interpreter
 from dl2sql.types import typed as T
 from dl2sql.types.model import (BIGINT, BOOL, DOUBLE, FLOAT, STRING, TBit, TNamed, TSigned,
                                 TTuple, VEC)
-from dl2sql.values import Record
-from dl2sql.values_order import to_f32
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import to_f32
 from std_env import std_env
 
 U8, U10, U12, U16, U32, U64 = (TBit(w) for w in (8, 10, 12, 16, 32, 64))
@@ -23,7 +23,7 @@ S8, S32, S64 = TSigned(8), TSigned(32), TSigned(64)
 
 
 def ev(e):
-    return Interpreter(std_env(), {}).eval(e, {})
+    return interpreter(std_env(), {}).eval(e, {})
 
 
 def c(t, v):
@@ -146,7 +146,7 @@ def test_unknown_function_is_named() -> None:
 
 
 def test_extern_before_builtin() -> None:
-    interp = Interpreter(std_env(), {}, {"ddlog_std::len": lambda s: 42, "m::f": str.upper})
+    interp = interpreter(std_env(), {}, {"ddlog_std::len": lambda s: 42, "m::f": str.upper})
     assert interp.call("ddlog_std::len", (), ["abc"]) == 42
     assert interp.call("m::f", (), ["abc"]) == "ABC"
 
@@ -162,7 +162,7 @@ def compiled(src: str, name: str):
     prog = compile_source(src + f"\ninput relation In({cols})\noutput relation Out(x: bool)\n"
                                 f"Out(true) :- In({args}), var r = {name}({args}).\n")
     key = next(k for k in prog.functions if k[0] == name)
-    return Interpreter(prog.type_env, prog.functions), key
+    return interpreter(prog.type_env, prog.functions), key
 
 
 def run(src: str, name: str, *args):

@@ -6,7 +6,7 @@ import pytest
 
 from dl2sql.compiler import compile_source
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.interp import Interpreter
+from dl2sql.udfs import interpreter
 
 
 
@@ -16,7 +16,7 @@ def run(fn_source: str, name: str, *args):
     prog = compile_source(fn_source + f"\noutput relation Dummy(x: bool)\n"
                           f"Dummy(true) :- var r = {name}({params_values(args)}).\n")
     key = next(k for k in prog.functions if k[0] == name)
-    return Interpreter(prog.type_env, prog.functions).call(key[0], key[1], list(args))
+    return interpreter(prog.type_env, prog.functions).call(key[0], key[1], list(args))
 
 
 def params_values(args) -> str:
@@ -72,8 +72,8 @@ function f(x: Option<u32>): string {
 }"""
     env_prog = compile_source(src + "\noutput relation D(x: bool)\nD(true) :- var s = f(None).")
     key = next(k for k in env_prog.functions if k[0] == "f")
-    interp = Interpreter(env_prog.type_env, env_prog.functions)
-    from dl2sql.values import Record
+    interp = interpreter(env_prog.type_env, env_prog.functions)
+    from dl2sql.runtime.values import Record
     assert interp.call(*key, [Record("ddlog_std::Some", (0,))]) == "zero"
     assert interp.call(*key, [Record("ddlog_std::Some", (3,))]) == "some"
     assert interp.call(*key, [Record("ddlog_std::None", ())]) == "none"

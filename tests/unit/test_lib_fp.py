@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from dl2sql.values_order import to_f32
-from udfs.lib_fp import FP
+from dl2sql.runtime.order import to_f32
+from dl2sql.udfs.lib_fp import FP
 
 
 @pytest.mark.parametrize("x, expected", [(0.5, 1.0), (-0.5, -1.0), (2.5, 3.0), (-2.5, -3.0),

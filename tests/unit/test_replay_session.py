@@ -4,7 +4,8 @@ import io
 from dl2sql.replay.session import replay
 from dl2sql.types.model import (MAP, OPTION, SET, STRING, VEC, CtorDef, RelationInfo, TBit,
                                 TNamed, TTuple, TVar, TypeDefn, TypeEnv)
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
+from dl2sql.types import typed as T
 from std_env import std_env
 
 U32 = TBit(32)
@@ -80,7 +81,7 @@ class KeyedProgram:
         w = struct(env, "WithKey", ("k", U32), ("v", STRING))
         self.relations = {
             "WithKey": RelationInfo("WithKey", "input", "relation", w,
-                                    key_of=lambda r: r.fields[0]),
+                                    key=T.TGetField(U32, T.TVarRef(w, "r"), "k")),
             "Out": RelationInfo("Out", "output", "relation", w)}
         if typed_keys:
             self.key_types = {"WithKey": U32}
@@ -101,7 +102,7 @@ class HostsProgram:
                    ("attrs", TNamed(MAP, (STRING, U32))))
         self.relations = {
             "Rhosts": RelationInfo("Rhosts", "input", "relation", t,
-                                   key_of=lambda r: r.fields[0]),
+                                   key=T.TGetField(ostr, T.TVarRef(t, "r"), "name")),
             "Hosts": RelationInfo("Hosts", "output", "relation", t)}
         self.key_types = {"Rhosts": ostr}
 

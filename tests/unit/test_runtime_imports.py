@@ -105,11 +105,12 @@ def test_udfs_run_with_only_dl2sql_and_pyspark_on_the_path(tmp_path) -> None:
     assert report["from"].startswith(runtime_zip())
 
 
-def test_runtime_zip_holds_both_packages_and_is_named_by_content() -> None:
+def test_runtime_zip_holds_dl2sql_with_its_udfs_and_is_named_by_content() -> None:
     import zipfile
 
     path = runtime_zip()
     names = zipfile.ZipFile(path).namelist()
-    assert "dl2sql/runtime/udf.py" in names and "udfs/std.py" in names
+    assert "dl2sql/runtime/udf.py" in names and "dl2sql/udfs/std.py" in names
+    assert not [n for n in names if n.startswith("udfs/")]  # no top-level package
     assert all(n.endswith(".py") for n in names)
     assert runtime_zip() == path  # built once per process, same name for same content

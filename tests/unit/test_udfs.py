@@ -1,4 +1,4 @@
-"""udfs.std: the ddlog_std builtins against DDlog's (Rust's) semantics, §5.3 and §6."""
+"""dl2sql.udfs.std: the ddlog_std builtins against DDlog's (Rust's) semantics, §5.3 and §6."""
 from __future__ import annotations
 
 import math
@@ -8,10 +8,10 @@ import pytest
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.types.model import (BIGINT, DOUBLE, FLOAT, STRING, TBit, TNamed, TSigned,
                                 TTuple, OPTION)
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 from std_env import std_env
-from udfs.std import STD
-from udfs.std_base import Ctx, Mut
+from dl2sql.udfs.std import STD
+from dl2sql.udfs.std_base import Ctx, Mut
 
 U8, U32, U64, S8, S64 = TBit(8), TBit(32), TBit(64), TSigned(8), TSigned(64)
 NONE = Record("ddlog_std::None", ())
@@ -22,7 +22,7 @@ def some(x):
 
 
 def std(name: str, *args, targs=()):
-    """Call a builtin with the calling convention of udfs.std."""
+    """Call a builtin with the calling convention of dl2sql.udfs.std."""
     fn = STD["ddlog_std::" + name]
     if getattr(fn, "typed", False):
         return fn(Ctx(std_env(), tuple(targs)), *args)

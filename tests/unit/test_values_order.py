@@ -6,9 +6,9 @@ from hypothesis import given, settings, strategies as st
 
 from dl2sql.types.model import (DOUBLE, MAP, OPTION, SET, STRING, VEC, BOOL, CtorDef, TBit,
                                 TSigned, TNamed, TTuple, TVar, TypeDefn, TypeEnv, FLOAT, BIGINT)
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 from std_env import std_env
-from dl2sql.values_order import normalize, sort_key, sorted_values, to_f32
+from dl2sql.runtime.order import normalize, sort_key, sorted_values, to_f32
 
 
 def make_env() -> TypeEnv:

@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 from dl2sql.types.model import (BIGINT, BOOL, DOUBLE, FLOAT, MAP, OPTION, REF, SET, STRING,
                                 VEC, CtorDef, TBit, TNamed, TSigned, TTuple, TVar, TypeDefn,
                                 TypeEnv, UNIT)
-from dl2sql.values import Record
-from dl2sql.values_order import to_f32
-from dl2sql.values_print import escape_string, format_double, format_float, format_value
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import to_f32
+from dl2sql.runtime.printing import escape_string, format_double, format_float, format_value
 
 
 def make_env() -> TypeEnv:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from dl2sql.values import GroupValue, Record
+from dl2sql.runtime.values import GroupValue, Record
 
 
 def encode(v) -> str:

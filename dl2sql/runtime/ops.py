@@ -7,8 +7,8 @@ from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.types import typed as T
 from dl2sql.types.model import (TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString,
                                 Type, TypeEnv)
-from dl2sql.values_order import sort_key, to_f32
-from dl2sql.values_print import format_double, format_float
+from dl2sql.runtime.order import sort_key, to_f32
+from dl2sql.runtime.printing import format_double, format_float
 
 
 def wrap(t: Type, v: int) -> int:

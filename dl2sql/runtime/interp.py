@@ -1,11 +1,12 @@
 """An interpreter of the typed IR (:mod:`dl2sql.types.typed`) over runtime values
-(:mod:`dl2sql.values`), with DDlog's semantics.
+(:mod:`dl2sql.runtime.values`), with DDlog's semantics.
 
 SQL generation falls back to it — as a Python UDF registered on both engines — for what
 SQL cannot express: loops, recursion, user extern functions, Rust-specific std
-functions. Operator semantics live in :mod:`dl2sql.interp_ops`, std builtins in
-:mod:`udfs.std` (whose module docstring describes how builtins receive types and
-report mutated arguments).
+functions. Operator semantics live in :mod:`dl2sql.runtime.ops`, std builtins in
+:mod:`dl2sql.udfs.std`, which reach the interpreter as its ``library`` (the calling
+convention is :mod:`dl2sql.runtime.builtins`); :func:`dl2sql.udfs.interpreter` makes
+one with the standard library.
 
 Scopes are dicts. A block or loop body works on a copy of its parent's scope so that its
 own ``var`` declarations disappear when it ends, and copies the values of the parent's
@@ -17,13 +18,13 @@ from __future__ import annotations
 from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.interp_ops import binary, cast, ddlog_equal, slice_bits, to_string, unary
+from dl2sql.runtime.ops import binary, cast, ddlog_equal, slice_bits, to_string, unary
 from dl2sql.types import typed as T
-from dl2sql.types.model import TRANSPARENT, TNamed, Type, TypeEnv, default_value
+from dl2sql.types.model import TRANSPARENT, TNamed, Type, TypeEnv
+from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.udf import raise_recursion_limit
-from dl2sql.values import Record
-from udfs.std import STD
-from udfs.std_base import Ctx, Mut
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.builtins import Ctx, Mut
 
 
 
@@ -63,13 +64,16 @@ class Interpreter:
 
     ``functions`` maps ``(qualified name, targs)`` to DDlog function instances;
     ``externs`` maps qualified names of user ``extern function``s to Python callables
-    (called with runtime values; their result is used as is).
+    (called with runtime values; their result is used as is); ``library`` maps the
+    plain names of builtins to their implementations (:mod:`dl2sql.runtime.builtins`).
     """
 
-    def __init__(self, env: TypeEnv, functions: dict, externs: dict | None = None):
+    def __init__(self, env: TypeEnv, functions: dict, externs: dict | None = None,
+                 library: dict | None = None):
         self.env = env
         self.functions = functions
         self.externs: dict[str, Callable] = dict(externs or {})
+        self.library: dict[str, Callable] = library or {}
         self._fields: dict[tuple, dict[str, int]] = {}
         self._dispatch = {cls: getattr(self, "_" + cls.__name__) for cls in (
             T.TConst, T.TVarRef, T.TStruct, T.TVec, T.TTupleE, T.TGetField, T.TCtorField,
@@ -100,7 +104,7 @@ class Interpreter:
         ext = self.externs.get(func) or self.externs.get(base)
         if ext is not None:
             return ext(*args), {}
-        impl = STD.get(base)
+        impl = self.library.get(base)
         if impl is None:
             raise RuntimeFailure(f"function `{base}` has no implementation: neither a "
                                  f"DDlog function, a registered extern nor a std builtin")
@@ -199,7 +203,7 @@ class Interpreter:
         raise RuntimeFailure("no arm of a `match` matched")
 
     def _TMapLit(self, e, scope):
-        from dl2sql.values_order import normalize
+        from dl2sql.runtime.order import normalize
 
         pairs = tuple((self.eval(k, scope), self.eval(v, scope)) for k, v in e.entries)
         return normalize(e.type, pairs, self.env)

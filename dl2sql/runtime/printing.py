@@ -14,8 +14,8 @@ from decimal import Decimal, localcontext
 
 from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
-from dl2sql.values import Record
-from dl2sql.values_order import normalize, to_f32
+from dl2sql.runtime.values import Record
+from dl2sql.runtime.order import normalize, to_f32
 
 
 _SIMPLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t",

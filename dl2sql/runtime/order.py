@@ -13,7 +13,7 @@ import struct
 
 from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
-from dl2sql.values import Record
+from dl2sql.runtime.values import Record
 
 # Heap wrappers that compare and print as their pointee.  Intern is listed although
 # DDlog orders interned values by an internal id: any fixed order is as good as

@@ -10,7 +10,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import CompileError, Diagnostic, Diagnostics
 from dl2sql.syntax.parser import parse_module
 
-STDLIB_DIR = Path(__file__).parent / "stdlib"
+STDLIB_DIR = Path(__file__).parents[1] / "stdlib"
 _PARSE_CACHE: dict[tuple[str, str], A.Module] = {}
 
 

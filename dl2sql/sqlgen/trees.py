@@ -1,0 +1,41 @@
+"""Small SQL trees every part of SQL generation builds (no dl2sql imports: the other
+sqlgen modules import these, never the reverse)."""
+from __future__ import annotations
+
+from sqlglot import exp
+
+
+def cast(e: exp.Expression, to: exp.DataType) -> exp.Cast:
+    """``CAST(e AS to)``."""
+    return exp.Cast(this=e, to=to)
+
+
+def struct(pairs: list[tuple[str, exp.Expression]]) -> exp.Struct:
+    """``STRUCT(v AS name, ...)`` printed per dialect by sqlglot."""
+    return exp.Struct(expressions=[exp.PropertyEQ(this=exp.to_identifier(n), expression=v)
+                                   for n, v in pairs])
+
+
+def dot(e: exp.Expression, name: str) -> exp.Expression:
+    """Field ``name`` of the struct-valued ``e``."""
+    if isinstance(e, exp.Column):
+        parts = [p for p in (e.args.get("catalog"), e.args.get("db"), e.args.get("table"))
+                 if p is not None]
+        if len(parts) < 3:
+            return exp.Column(this=exp.to_identifier(name, quoted=True), table=e.args.get("this"),
+                              db=e.args.get("table"), catalog=e.args.get("db"))
+    return exp.Dot(this=e, expression=exp.to_identifier(name, quoted=True))
+
+def table(name: str, alias: str | None = None) -> exp.Table:
+    """The quoted table ``name``, aliased ``alias`` where given."""
+    t = exp.Table(this=exp.to_identifier(name, quoted=True))
+    if alias:
+        t.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+    return t
+
+def select_all(name: str) -> exp.Select:
+    """``SELECT * FROM name``."""
+    return exp.Select(expressions=[exp.Star()]).from_(table(name))
+
+class InsideLambda(Exception):
+    """Raised when a closure body compiled as a SQL lambda needs the interpreter."""
