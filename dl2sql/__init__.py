@@ -1,6 +1,6 @@
 """dl2sql: Differential Datalog compiled to SQL, run on Spark or DuckDB.
 
-The Python API is :func:`compile` and :class:`Program` (see :mod:`dl2sql.api`).
+The Python API is :func:`compile` and :class:`Program` (see :mod:`dl2sql.api.program`).
 
 The names below are loaded when first used, not when the package is imported:
 Spark's Python workers import ``dl2sql.runtime`` to run a program's Python UDFs,
@@ -11,8 +11,8 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "compile": "dl2sql.api",
-    "Program": "dl2sql.api",
+    "compile": "dl2sql.api.program",
+    "Program": "dl2sql.api.program",
     "CompileError": "dl2sql.diagnostics",
     "InputError": "dl2sql.diagnostics",
     "RuntimeFailure": "dl2sql.diagnostics",
@@ -32,9 +32,9 @@ def __getattr__(name: str):
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext dl2sql``: the ``%%datalog`` cell magic (see :mod:`dl2sql.notebook`),
+    """``%load_ext dl2sql``: the ``%%datalog`` cell magic (see :mod:`dl2sql.api.notebook`),
     imported only now so that the package never needs IPython."""
-    from dl2sql.notebook import load_ipython_extension as load
+    from dl2sql.api.notebook import load_ipython_extension as load
 
     load(ipython)
 

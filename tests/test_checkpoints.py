@@ -39,7 +39,7 @@ def _sorted(frame) -> list:
 
 
 def test_reliable_checkpoints_agree_and_clean_up(spark, tmp_path):
-    from dl2sql.evaluate import Evaluator
+    from dl2sql.api.evaluate import Evaluator
     from dl2sql.runner.spark_runner import SparkRunner
 
     program = dl2sql.compile(PROGRAM)

@@ -49,7 +49,7 @@ def test_check_reports_agreement(spark, capsys) -> None:
 
 
 def test_check_reports_differences(capsys) -> None:
-    from dl2sql.cli import _report_check
+    from dl2sql.cli.main import _report_check
 
     code = _report_check({"duckdb": (0, "A\nB\n", ""), "spark": (0, "A\nC\n", "")})
     out = capsys.readouterr().out

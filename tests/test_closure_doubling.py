@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dl2sql.compiler import compile_source
-from dl2sql.evaluate import Evaluator
+from dl2sql.api.evaluate import Evaluator
 from dl2sql.passes.doubling import find_closure
 from dl2sql.runtime.values import Record
 

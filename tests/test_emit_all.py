@@ -10,7 +10,7 @@ import pytest
 
 from dl2sql.cli import main
 from dl2sql.compiler import compile_file
-from dl2sql.emit import STAGES, is_helper
+from dl2sql.compiler.emit import STAGES, is_helper
 
 ROOT = Path(__file__).parent.parent
 PROGRAMS = sorted([*ROOT.glob("tests/programs/*/*.dl"), *ROOT.glob("examples/*/*.dl")])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dl2sql.compiler import compile_file
-from dl2sql.emit import emit
+from dl2sql.compiler.emit import emit
 
 PROGRAMS = Path(__file__).parent / "programs"
 CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())

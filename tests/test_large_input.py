@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from dl2sql.compiler import compile_source
-from dl2sql.evaluate import Evaluator
+from dl2sql.api.evaluate import Evaluator
 from dl2sql.runtime.values import Record
 
 PROGRAM = """

@@ -7,7 +7,7 @@ interpreter as a UDF. The two columns must be equal on every row."""
 from __future__ import annotations
 
 from dl2sql.compiler import compile_source
-from dl2sql.evaluate import Evaluator
+from dl2sql.api.evaluate import Evaluator
 from dl2sql.runtime.values import Record
 
 CASES = {

@@ -1,4 +1,4 @@
-"""The ``%%datalog`` cell magic (dl2sql.notebook), run in IPython's own shell."""
+"""The ``%%datalog`` cell magic (dl2sql.api.notebook), run in IPython's own shell."""
 from __future__ import annotations
 
 import re

@@ -168,3 +168,18 @@ class DuckDBInput:
                              f"`{extra[0]}` (expected "
                              f"{', '.join(c.name for c in table.columns)})")
         return exp.select(*casts)
+
+
+def write_table(runner, table: Table, path: str, fmt: str) -> None:
+    """Write ``table`` as one ``fmt`` file at ``path`` (csv with a header, json lines,
+    parquet)."""
+    options = {"csv": "FORMAT CSV, HEADER", "json": "FORMAT JSON",
+               "parquet": "FORMAT PARQUET"}[fmt]
+    quoted = '"' + table.name.replace('"', '""') + '"'
+    escaped = path.replace("'", "''")
+    runner.con.execute(f"COPY (SELECT * FROM {quoted}) TO '{escaped}' ({options})")
+
+
+def result_frame(runner, table: Table):
+    """The DuckDB relation of ``table`` (``.df()`` gives pandas)."""
+    return runner.con.table(table.name)

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from dl2sql.diagnostics import InputError
+from dl2sql.engines import engine_of
 
 FORMATS = ("csv", "json", "parquet")
 _EXTENSIONS = {".csv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
@@ -96,7 +97,7 @@ def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
         names = []
         for rel in program.outputs:
             name = f"{file_stem(rel)}.{fmt}"
-            _write_table(runner, plan.relations[rel], str(staging / name), fmt)
+            engine_of(runner).writer(runner, plan.relations[rel], str(staging / name), fmt)
             names.append(name)
         target.mkdir(parents=True, exist_ok=True)
         for name in names:
@@ -111,32 +112,3 @@ def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _write_table(runner, table, path: str, fmt: str) -> None:
-    if runner.dialect == "spark":
-        df = runner.dataframe(table).coalesce(1)
-        parts = path + ".parts"
-        writer = df.write.mode("overwrite")
-        if fmt == "csv":
-            writer.option("header", True).csv(parts)
-        elif fmt == "json":
-            writer.json(parts)
-        else:
-            writer.parquet(parts)
-        produced = [p for p in Path(parts).iterdir() if p.name.startswith("part-")]
-        if produced:
-            os.replace(produced[0], path)
-        else:  # an empty relation: Spark writes no part file for some formats
-            _empty_file(df.schema, path, fmt)
-        shutil.rmtree(parts, ignore_errors=True)
-        return
-    options = {"csv": "FORMAT CSV, HEADER", "json": "FORMAT JSON",
-               "parquet": "FORMAT PARQUET"}[fmt]
-    quoted = '"' + table.name.replace('"', '""') + '"'
-    escaped = path.replace("'", "''")
-    runner.con.execute(f"COPY (SELECT * FROM {quoted}) TO '{escaped}' ({options})")
-
-
-def _empty_file(schema, path: str, fmt: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        if fmt == "csv":
-            f.write(",".join(field.name for field in schema.fields) + "\n")

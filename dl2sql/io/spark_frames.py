@@ -10,6 +10,8 @@ through the driver.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 from dl2sql.diagnostics import InputError, first_line, root_cause
 from dl2sql.io.text_scan import file_problem, header_problem
@@ -204,3 +206,30 @@ def read_csv(spark, relation: str, path: str, columns, env):
             .option("columnNameOfCorruptRecord", _FIELD_COUNT).csv(_spark_path(path)))
     projection = csv_projection(path, relation, list(columns), env, SPARK, _FIELD_COUNT)
     return text.selectExpr(*[e.sql(dialect="spark") for e in projection])
+
+
+def write_table(runner, table: Table, path: str, fmt: str) -> None:
+    """Write ``table`` as one ``fmt`` file at ``path`` (csv with a header, json lines,
+    parquet)."""
+    df = runner.dataframe(table).coalesce(1)
+    parts = path + ".parts"
+    writer = df.write.mode("overwrite")
+    if fmt == "csv":
+        writer.option("header", True).csv(parts)
+    elif fmt == "json":
+        writer.json(parts)
+    else:
+        writer.parquet(parts)
+    produced = [p for p in Path(parts).iterdir() if p.name.startswith("part-")]
+    if produced:
+        os.replace(produced[0], path)
+    else:  # an empty relation: Spark writes no part file for some formats
+        with open(path, "w", encoding="utf-8") as f:
+            if fmt == "csv":
+                f.write(",".join(field.name for field in df.schema.fields) + "\n")
+    shutil.rmtree(parts, ignore_errors=True)
+
+
+def result_frame(runner, table: Table):
+    """The Spark DataFrame of ``table``."""
+    return runner.dataframe(table)

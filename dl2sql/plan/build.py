@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from dl2sql.analysis.stratify import Stratum
+from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.nodes import Append, Choose, Column, Loop, Materialize, Plan, Rename, Table
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source

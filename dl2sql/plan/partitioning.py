@@ -27,7 +27,7 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.analysis.stratify import Stratum
+from dl2sql.passes.stratify import Stratum
 from dl2sql.ra.nodes import Block
 from dl2sql.types import typed as T
 

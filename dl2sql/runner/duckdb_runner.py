@@ -81,6 +81,7 @@ def _normalizer(dtype: exp.DataType) -> Optional[Callable[[Any], Any]]:
 class DuckDBRunner:
     """Runs plans on DuckDB; ``con`` defaults to a fresh in-memory database."""
 
+    engine = "duckdb"
     dialect = "duckdb"
 
     def __init__(self, con=None):
@@ -205,3 +206,8 @@ class DuckDBRunner:
             exception_handling=duckdb.PythonExceptionHandling.DEFAULT, side_effects=False,
             # DuckDB hands NaN to Python UDFs as NULL: they must still be called
             null_handling="special")
+
+
+def open_runner(settings) -> DuckDBRunner:
+    """A runner on ``settings.con``, or on a new in-memory database."""
+    return DuckDBRunner(settings.con)

@@ -34,7 +34,7 @@ from dl2sql.plan.nodes import Loop, Materialize, Table
 from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for
 from dl2sql.runner.spark_partitioning import CoPartitioner
 from dl2sql.runner.spark_quiet import Quiet
-from dl2sql.runner.spark_session import hash_join_budget, is_connect, loop_partitions
+from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
 from dl2sql.runner.spark_types import ident, row_width, schema_ddl, to_spark
 from dl2sql.runtime.spark_values import IDENTITY, SparkUdf, normalize
 
@@ -68,6 +68,7 @@ class SparkRunner:
     the choice is Spark's (sort-merge, which spills).
     """
 
+    engine = "spark"
     dialect = "spark"
     lazy_uncounted = True  # uncounted results are checkpointed lazily (no action)
     # Each Spark job costs ~0.1 s however small: run several semi-naive steps per
@@ -420,3 +421,11 @@ class SparkRunner:
         schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
         self.spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)),
                                 schema.fields[0].dataType)
+
+
+def open_runner(settings) -> SparkRunner:
+    """A runner on ``settings.spark``, or on the active or a new session on
+    ``settings.master``."""
+    spark = settings.spark if settings.spark is not None else get_spark(settings.master)
+    return SparkRunner(spark, partitions=settings.partitions,
+                       checkpoint_dir=settings.checkpoint_dir)

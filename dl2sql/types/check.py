@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
-from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.types import typed as T
 from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_functions import instantiate_functions
@@ -25,8 +24,8 @@ class CheckedProgram:
 
 
 def check_program(modules: list[A.Module]) -> CheckedProgram:
-    """Type-check ``modules``; raises :class:`CompileError` with every error found."""
-    modules = [desugar_ftl(m) for m in modules]
+    """Type-check ``modules`` (FTL syntax already desugared, :mod:`dl2sql.syntax.ftl`);
+    raises :class:`CompileError` with every error found."""
     diags = Diagnostics()
     syms = collect_symbols(modules, diags)
     _check_relation_decls(modules, syms, diags)

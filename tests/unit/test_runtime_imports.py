@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 import dl2sql
-from dl2sql.evaluate import Evaluator
+from dl2sql.api.evaluate import Evaluator
 from dl2sql.runner.spark_python import runtime_zip
 
 PROGRAM = """
@@ -92,7 +92,7 @@ def test_udfs_run_with_only_dl2sql_and_pyspark_on_the_path(tmp_path) -> None:
         udfs, calls = pickle.loads(open({str(pickled)!r}, "rb").read())
         out = {{name: str(fn(*calls[name])) for name, fn in udfs.items()}}
         heavy = sorted(m for m in ("sqlglot", "lark", "duckdb", "dl2sql.compiler",
-                                   "dl2sql.api") if m in sys.modules)
+                                   "dl2sql.api.program") if m in sys.modules)
         print(json.dumps({{"out": out, "heavy": heavy,
                           "from": sys.modules["dl2sql"].__file__}}))
     """)

@@ -20,6 +20,8 @@ from typing import Optional
 
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
 from dl2sql.diagnostics import InputError, suggest
+from dl2sql.engines import Settings, engine_of
+from dl2sql.engines import engine as get_engine
 
 
 def compile(source_or_path, extern: Optional[dict] = None, lib_dirs=(),
@@ -43,7 +45,7 @@ class Program:
     """A compiled program: its relations, its SQL, and runs on Spark or DuckDB."""
 
     def __init__(self, compiled: CompiledProgram, extern: dict):
-        from dl2sql.evaluate import bind_externs
+        from dl2sql.api.evaluate import bind_externs
 
         self.compiled = compiled
         self.extern = extern
@@ -71,7 +73,7 @@ class Program:
         order; the loop of a recursive stratum appears once, its body inline."""
         from sqlglot import exp
 
-        from dl2sql.emit import create_view
+        from dl2sql.compiler.emit import create_view
         from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
         from dl2sql.sqlgen.trees import select_all, table
 
@@ -118,17 +120,18 @@ class Program:
 
         Outputs stay readable until :meth:`close`, or as long as the caller holds them
         (reliable checkpoint files: until the end of the process at the latest)."""
-        runner = self._runner(engine, spark, master, con, checkpoint_dir, partitions)
+        runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
+                                                    partitions))
         self._runners.add(runner)
         self._last_run = None
         self._evaluate(runner, inputs or {}, progress)
         plan = self.compiled.plan_for(runner.dialect)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
-        frames = {rel: self._frame(runner, table) for rel, table in zip(self.outputs, outputs)}
-        if engine == "spark":
-            # the sources held too: an identity in the key stays theirs while it is kept
-            self._last_run = (runner, _inputs_key(inputs), frames, dict(inputs or {}))
+        frame = engine_of(runner).frame
+        frames = {rel: frame(runner, table) for rel, table in zip(self.outputs, outputs)}
+        # the sources held too: an identity in the key stays theirs while it is kept
+        self._last_run = (runner, _inputs_key(inputs), frames, dict(inputs or {}))
         return frames
 
     def close(self) -> None:
@@ -158,7 +161,8 @@ class Program:
         table names, the very same DataFrames and lists); otherwise the program runs
         now."""
         last = self._last_run
-        if (last is not None and (spark is None or last[0].spark is spark)
+        if (last is not None and last[0].engine == "spark"  # views of a Spark session
+                and (spark is None or last[0].spark is spark)
                 and (inputs is None or _inputs_key(inputs) == last[1])):
             frames = last[2]
         else:
@@ -170,35 +174,19 @@ class Program:
             views[rel] = name
         return views
 
-    def _runner(self, engine: str, spark, master, con, checkpoint_dir=None, partitions=None):
-        if engine == "spark":
-            from dl2sql.runner.spark_runner import SparkRunner
-            from dl2sql.runner.spark_session import get_spark
-
-            return SparkRunner(spark if spark is not None else get_spark(master),
-                               partitions=partitions, checkpoint_dir=checkpoint_dir)
-        if engine == "duckdb":
-            from dl2sql.runner.duckdb_runner import DuckDBRunner
-
-            return DuckDBRunner(con)
-        raise ValueError(f"engine must be 'spark' or 'duckdb', not {engine!r}")
-
     def _evaluate(self, runner, inputs: dict, progress) -> None:
-        from dl2sql.evaluate import Evaluator
+        from dl2sql.api.evaluate import Evaluator
 
-        bound = self.bind_inputs(inputs, runner.dialect)
+        bound = self.bind_inputs(inputs, runner.engine)
         self.last_runner = runner  # also when the run fails: what it holds is closed later
         # outputs computed now: errors surface in this call, and the caller's later
         # actions only read stored results
         Evaluator(self.compiled, runner, progress, self.extern).run(bound, tuple(self.outputs))
 
-    def bind_inputs(self, inputs: dict, dialect: str) -> dict:
-        """Loaders for the input relations: those named in ``inputs`` (short or
-        qualified names) and those with a ``#[source]``."""
-        from dl2sql.io.duckdb_frames import DuckDBInput
-        from dl2sql.io.spark_frames import SparkInput
-
-        frames = SparkInput if dialect == "spark" else DuckDBInput
+    def bind_inputs(self, inputs: dict, engine: str) -> dict:
+        """Loaders for the input relations on ``engine``: those named in ``inputs``
+        (short or qualified names) and those with a ``#[source]``."""
+        frames = get_engine(engine).inputs
 
         def wrap(rel: str, source):
             return frames(rel, source, self.compiled.layouts[rel].columns,
@@ -228,13 +216,6 @@ class Program:
         if matches:
             raise InputError(f"relation name `{name}` is ambiguous: {', '.join(matches)}")
         raise InputError(f"unknown relation `{name}`" + suggest(name, rels))
-
-    @staticmethod
-    def _frame(runner, table):
-        if runner.dialect == "spark":
-            return runner.dataframe(table)
-        return runner.con.table(table.name)
-
 
 def _inputs_key(inputs: Optional[dict]) -> tuple:
     """What identifies a run's inputs: paths and table names by value, anything else

@@ -6,7 +6,7 @@ import time
 import warnings
 from typing import TextIO
 
-from dl2sql.api import Program
+from dl2sql.api.program import Program
 from dl2sql.diagnostics import Dl2sqlWarning
 from dl2sql.io.files import (check_output_format, file_stem, input_files, unnamed_inputs,
                              write_outputs)
@@ -39,16 +39,10 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
                       f"{', '.join(file_stem(r) for r in empty)}; they are empty in this "
                       f"run (files are named RELATION.csv, .json or .parquet)",
                       Dl2sqlWarning, stacklevel=2)
-    if args.engine == "spark":
-        from dl2sql.runner.spark_session import get_spark
-
-        spark, con = get_spark(args.master), None
-    else:
-        spark, con = None, None
     recorder = RecordingProgress()
     live = None if args.quiet else RichProgress()  # draws only on a terminal
     started = time.perf_counter()
-    options = dict(spark=spark, inputs=files, engine=args.engine, con=con,
+    options = dict(inputs=files, engine=args.engine, master=args.master,
                    checkpoint_dir=args.checkpoint_dir, partitions=args.partitions)
     with program:  # its checkpoint files go once the outputs are written
         if live is not None:
@@ -68,7 +62,7 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
 
 def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
     """Strata, plan and per-iteration row counts of the last run."""
-    from dl2sql.emit import emit
+    from dl2sql.compiler.emit import emit
 
     compiled = program.compiled
     out.write("== strata\n")

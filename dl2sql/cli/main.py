@@ -11,10 +11,13 @@ import sys
 import warnings
 from typing import Optional
 
+from dl2sql.compiler.emit import STAGES
+from dl2sql.engines import ENGINES, ORACLE, Settings
+from dl2sql.engines import engine as get_engine
+from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 user_error_text)
 
-ENGINES = ("duckdb", "spark")
 
 
 class _HelpWithDefaults(argparse.HelpFormatter):
@@ -47,9 +50,9 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("compile", help="print a compilation stage (SQL by default)")
     c.add_argument("program")
-    c.add_argument("--dialect", choices=ENGINES, default="spark",
+    c.add_argument("--dialect", choices=sorted(DIALECTS), default="spark",
                    help="SQL dialect to print")
-    c.add_argument("--emit", choices=("ast", "types", "strata", "ra", "plan", "sql"),
+    c.add_argument("--emit", choices=STAGES,
                    default="sql", help="compilation stage to print")
     c.add_argument("--internal", action="store_true",
                    help="also show the relations the compiler made (aggregation steps, "
@@ -59,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="run DDlog commands (.dat) from stdin and print "
                                       "exactly what DDlog's CLI prints")
     r.add_argument("program")
-    r.add_argument("--engine", choices=ENGINES, default="duckdb", help="engine to run on")
+    r.add_argument("--engine", choices=sorted(ENGINES), default="duckdb", help="engine to run on")
     r.add_argument("--master", default=None, help="Spark master URL (default local[*])")
     _spark_options(r)
     r.add_argument("--no-init-snapshot", action="store_true")
@@ -70,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     u = sub.add_parser("run", help="evaluate a program on files: one file per relation "
                                    "in --input, one per output relation in --output")
     u.add_argument("program")
-    u.add_argument("--engine", choices=ENGINES, default="spark", help="engine to run on")
+    u.add_argument("--engine", choices=sorted(ENGINES), default="spark", help="engine to run on")
     u.add_argument("--master", default=None, help="Spark master URL (default local[*])")
     _spark_options(u)
     u.add_argument("--input", required=True, metavar="DIR",
@@ -115,18 +118,11 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def make_runner(engine: str, args=None):
-    """A runner for ``engine`` ("duckdb" or "spark") with the Spark options in ``args``
-    (``--master``, ``--checkpoint-dir``, ``--partitions``)."""
-    if engine == "duckdb":
-        from dl2sql.runner.duckdb_runner import DuckDBRunner
-
-        return DuckDBRunner()
-    from dl2sql.runner.spark_runner import SparkRunner
-    from dl2sql.runner.spark_session import get_spark
-
-    return SparkRunner(get_spark(getattr(args, "master", None)),
-                       partitions=getattr(args, "partitions", None),
-                       checkpoint_dir=getattr(args, "checkpoint_dir", None))
+    """A runner for ``engine`` with the Spark options in ``args`` (``--master``,
+    ``--checkpoint-dir``, ``--partitions``)."""
+    return get_engine(engine).runner(Settings(
+        master=getattr(args, "master", None), partitions=getattr(args, "partitions", None),
+        checkpoint_dir=getattr(args, "checkpoint_dir", None)))
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -162,12 +158,12 @@ def _dispatch(args) -> int:
     program = compile_file(args.program, tuple(args.lib_dirs),
                            args.output_internal_relations)
     if args.command == "compile":
-        from dl2sql.emit import emit
+        from dl2sql.compiler.emit import emit
 
         sys.stdout.write(emit(program, args.emit, args.dialect, args.internal))
         return 0
     if args.command == "run":
-        from dl2sql.run_command import run_files
+        from dl2sql.cli.run_command import run_files
 
         return run_files(program, args, load_externs(args.externs), sys.stdout, sys.stderr)
     commands, name = _read_commands(args)
@@ -175,7 +171,7 @@ def _dispatch(args) -> int:
     if args.command == "replay":
         return _replay(program, args.engine, args, commands, name,
                        not args.no_init_snapshot, sys.stdout, sys.stderr, externs)
-    from dl2sql.evaluate import replay_program
+    from dl2sql.api.evaluate import replay_program
 
     outputs = {}
     for engine in ENGINES:
@@ -219,7 +215,7 @@ def load_externs(path: Optional[str]) -> dict:
 
 def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
-    from dl2sql.evaluate import Evaluator
+    from dl2sql.api.evaluate import Evaluator
     from dl2sql.replay.session import replay
 
     runner = make_runner(engine, args)
@@ -231,17 +227,22 @@ def _replay(program, engine, args, commands, name, init_snapshot, out, err,
 
 
 def _report_check(outputs: dict) -> int:
-    (c1, o1, e1), (c2, o2, e2) = outputs["duckdb"], outputs["spark"]
-    if (c1, o1) == (c2, o2):
+    """Compare every engine's replay with the oracle's (exit code and output)."""
+    c1, o1, e1 = outputs[ORACLE]
+    others = [e for e in outputs if e != ORACLE]
+    differ = [e for e in others if outputs[e][:2] != (c1, o1)]
+    if not differ:
         lines = o1.count("\n")
-        print(f"spark and duckdb agree ({lines} line{'s' if lines != 1 else ''} of output, "
-              f"exit code {c1})")
+        print(f"{' and '.join(others + [ORACLE])} agree ({lines} "
+              f"line{'s' if lines != 1 else ''} of output, exit code {c1})")
         if e1:
             sys.stderr.write(e1)
         return c1
-    print("spark and duckdb differ:")
-    diff = difflib.unified_diff(o1.splitlines(True), o2.splitlines(True), "duckdb", "spark")
-    sys.stdout.writelines(diff)
+    for other in differ:
+        print(f"{other} and {ORACLE} differ:")
+        diff = difflib.unified_diff(o1.splitlines(True), outputs[other][1].splitlines(True),
+                                    ORACLE, other)
+        sys.stdout.writelines(diff)
     for engine, (code, _, err) in outputs.items():
         if err:
             print(f"--- {engine} stderr (exit {code}):\n{err}", end="")

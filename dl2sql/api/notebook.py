@@ -95,7 +95,7 @@ def compile_cell(cell: str, ns: dict):
     ``extern function``s declared in the cell are bound to the callables of the same
     name in the namespace ``ns`` (only those: a user's variable must not replace a
     function of dl2sql's standard library)."""
-    from dl2sql.api import Program
+    from dl2sql.api.program import Program
     from dl2sql.compiler import compile_source
 
     # dl2sql.compile() names every text "<source>"; compile_source takes the name

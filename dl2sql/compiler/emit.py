@@ -5,26 +5,11 @@ import dataclasses
 
 from sqlglot import exp
 
-from dl2sql.compiler import CompiledProgram
+from dl2sql.compiler.pipeline import ENGINE_PASSES, PASSES, CompiledProgram
 from dl2sql.plan.nodes import Choose, Append, Loop, Materialize, Rename
 from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
 
-STAGES = ("ast", "types", "strata", "ra", "plan", "sql")
-
-
-def emit(program: CompiledProgram, stage: str, dialect: str, internal: bool = False) -> str:
-    """The text of ``stage`` for ``program``; SQL is printed for ``dialect``.
-
-    Relations the compiler made (an aggregation's steps, the standard library's own
-    relations) are left out of ``types`` and ``strata`` and folded into the rules that
-    read them in ``ra``, unless ``internal``; ``plan`` and ``sql`` always show them,
-    since they are tables the statements create.
-    """
-    stages = {"ast": emit_ast, "types": emit_types, "strata": emit_strata, "ra": emit_ra,
-              "plan": lambda p, d, i: emit_plan(p, d, sql=False),
-              "sql": lambda p, d, i: emit_plan(p, d, sql=True)}
-    return stages[stage](program, dialect, internal)
 
 
 def emit_ast(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
@@ -184,3 +169,23 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             _plan_lines(s.linear, dialect, sql, lines, depth + 1)
             lines.append(f"{pad}{c}end if")
 
+
+# the printer of each stage, by the name of the pass that produces it
+PRINTERS = {"ast": emit_ast, "types": emit_types, "strata": emit_strata, "ra": emit_ra,
+            "plan": lambda p, d, i: emit_plan(p, d, sql=False),
+            "sql": lambda p, d, i: emit_plan(p, d, sql=True)}
+
+# what --emit offers: the stages of the pipeline that have a printer, in pipeline order
+STAGES = tuple(dict.fromkeys(
+    [p.name for p in PASSES + ENGINE_PASSES if p.name in PRINTERS] + ["sql"]))
+
+
+def emit(program: CompiledProgram, stage: str, dialect: str, internal: bool = False) -> str:
+    """The text of ``stage`` for ``program``; SQL is printed for ``dialect``.
+
+    Relations the compiler made (an aggregation's steps, the standard library's own
+    relations) are left out of ``types`` and ``strata`` and folded into the rules that
+    read them in ``ra``, unless ``internal``; ``plan`` and ``sql`` always show them,
+    since they are tables the statements create.
+    """
+    return PRINTERS[stage](program, dialect, internal)

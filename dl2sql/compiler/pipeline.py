@@ -1,0 +1,219 @@
+"""The compiler's pipeline as data: an ordered list of named passes, each a function
+from the program compiled so far to the program with one more stage (after sqlglot's
+optimizer ``RULES``). Compiling runs them in order; ``dl2sql compile --emit STAGE``
+prints the stage a pass produced (:mod:`dl2sql.compiler.emit`).
+
+The passes after ``closures`` depend on the engine and run on first use, once per
+engine: :meth:`CompiledProgram.plan_for`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from dl2sql.passes.stratify import Stratum, stratify
+from dl2sql.ast import nodes as A
+from dl2sql.diagnostics import Diagnostics
+from dl2sql.passes.aggregation import split_aggregations
+from dl2sql.passes.doubling import closures
+from dl2sql.plan.build import PlanBuilder
+from dl2sql.plan.nodes import Plan
+from dl2sql.ra.lower import lower_rules, relation_layout
+from dl2sql.ra.nodes import Block, RelationLayout
+from dl2sql.sqlgen.dialects import DIALECTS
+from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.types import sql_type
+from dl2sql.syntax.ftl import desugar_ftl
+from dl2sql.syntax.loader import load_modules
+from dl2sql.types import typed as T
+from dl2sql.types.check import check_program
+from dl2sql.types.model import RelationInfo, TypeEnv
+from dl2sql.types.symbols import Symbols
+
+
+@dataclass(frozen=True)
+class Source:
+    """What compiling starts from: the program's ``text``, the ``path`` that names it
+    in diagnostics, the directories imports are searched in, and whether internal
+    relations are outputs (DDlog's ``--output-internal-relations``)."""
+
+    text: str
+    path: str = "<input>"
+    lib_dirs: tuple[str, ...] = ()
+    output_internal: bool = False
+
+
+@dataclass
+class CompiledProgram:
+    """A checked and planned program: what every pass produced, kept for ``--emit``
+    and for the runners. Fields are filled pass by pass (:data:`PASSES`)."""
+
+    source: Source
+    modules: list[A.Module] = field(default_factory=list)
+    symbols: Optional[Symbols] = None
+    typed_rules: list[T.CoreRule] = field(default_factory=list)  # as the user wrote them
+    rules: list[T.CoreRule] = field(default_factory=list)  # aggregations split
+    relations: dict[str, RelationInfo] = field(default_factory=dict)
+    functions: dict = field(default_factory=dict)  # (name, targs) -> FunctionIR
+    indexes: dict = field(default_factory=dict)  # qualified name -> IndexInfo
+    layouts: dict[str, RelationLayout] = field(default_factory=dict)
+    strata: list[Stratum] = field(default_factory=list)
+    blocks: dict[str, list[Block]] = field(default_factory=dict)
+    # transitive closures: relation -> (Closure, blocks of its doubled rule)
+    closures: dict = field(default_factory=dict)
+    _plans: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    @property
+    def type_env(self) -> TypeEnv:
+        return self.symbols.env
+
+    def plan_for(self, engine: str) -> Plan:
+        """The plan ``engine`` runs ("spark" or "duckdb"), made by the engine's passes
+        on first use."""
+        if engine not in self._plans:
+            self._plans[engine] = run_engine_passes(self, engine)
+        return self._plans[engine]
+
+    def input_relations(self) -> list[str]:
+        return [r for r, i in self.relations.items() if i.role == "input"]
+
+    def output_relations(self) -> list[str]:
+        return [r for r, i in self.relations.items() if i.role == "output"]
+
+
+# -- the passes -------------------------------------------------------------------------
+def parse(p: CompiledProgram) -> CompiledProgram:
+    """Parse the program and every module it imports, the standard library first."""
+    s = p.source
+    return dataclasses.replace(p, modules=load_modules(s.text, s.path, s.lib_dirs))
+
+
+def desugar(p: CompiledProgram) -> CompiledProgram:
+    """FTL syntax (``for``/``if`` rule bodies, ``var x = ...``) to plain rules."""
+    return dataclasses.replace(p, modules=[desugar_ftl(m) for m in p.modules])
+
+
+def check(p: CompiledProgram) -> CompiledProgram:
+    """Resolve names and infer and check types: typed rules and functions."""
+    checked = check_program(p.modules)
+    relations = dict(checked.symbols.relations)
+    if p.source.output_internal:
+        relations = {r: dataclasses.replace(i, role="output") if i.role == "internal" else i
+                     for r, i in relations.items()}
+    return dataclasses.replace(p, symbols=checked.symbols, typed_rules=checked.rules,
+                               rules=checked.rules, relations=relations,
+                               functions=checked.functions, indexes=checked.indexes)
+
+
+def aggregations(p: CompiledProgram) -> CompiledProgram:
+    """Each ``group_by`` to two helper relations (``__groupN_rows``, ``__groupN``)."""
+    rules, added = split_aggregations(p.rules, p.symbols)
+    return dataclasses.replace(p, rules=rules, relations={**p.relations, **added})
+
+
+def layouts(p: CompiledProgram) -> CompiledProgram:
+    """The columns each relation is stored in; a relation whose columns have no SQL
+    type is an error here."""
+    out = {r: relation_layout(r, i.record_type, p.type_env) for r, i in p.relations.items()}
+    diags = Diagnostics()
+    for rel, layout in out.items():
+        for name, t in layout.columns:
+            try:
+                sql_type(t, p.type_env)
+            except (NotImplementedError, KeyError, AttributeError):
+                diags.error(p.relations[rel].span, f"relation `{rel}` cannot be stored: "
+                                                   f"column `{name}` has type `{t}`, which "
+                                                   f"dl2sql cannot store in a table yet")
+    diags.raise_if_errors()
+    return dataclasses.replace(p, layouts=out)
+
+
+def strata(p: CompiledProgram) -> CompiledProgram:
+    """The evaluation order: strongly connected relations, negation checked."""
+    return dataclasses.replace(p, strata=stratify(p.rules, list(p.relations)))
+
+
+def relational_algebra(p: CompiledProgram) -> CompiledProgram:
+    """Every rule as join blocks over stored columns."""
+    blocks: dict[str, list[Block]] = {}
+    for b in lower_rules(p.rules, p.layouts, p.type_env, p.functions):
+        blocks.setdefault(b.relation, []).append(b)
+    return dataclasses.replace(p, blocks=blocks)
+
+
+def transitive_closures(p: CompiledProgram) -> CompiledProgram:
+    """Transitive closures found, with the blocks of their doubled rule."""
+    found = {rel: (c, lower_rules([c.doubled], p.layouts, p.type_env, p.functions))
+             for rel, c in closures(p.strata, p.rules).items()}
+    return dataclasses.replace(p, closures=found)
+
+
+def plan(p: CompiledProgram, engine: str) -> Plan:
+    """The statements ``engine`` runs, their SQL printed in its dialect."""
+    ec = ExprCompiler(p.type_env, DIALECTS[engine], p.functions)
+    built = PlanBuilder(p.layouts, ec).build(p.strata, p.blocks, p.input_relations(),
+                                            p.closures)
+    return dataclasses.replace(built, functions=tuple(ec.udfs.values()))
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One pass: its ``name`` (the ``--emit`` stage that shows its result, where it has
+    one) and the function that runs it."""
+
+    name: str
+    run: Callable
+
+
+# Compiling runs these in order.
+PASSES: tuple[Pass, ...] = (
+    Pass("ast", parse),
+    Pass("desugar", desugar),
+    Pass("types", check),
+    Pass("aggregations", aggregations),
+    Pass("layouts", layouts),
+    Pass("strata", strata),
+    Pass("ra", relational_algebra),
+    Pass("closures", transitive_closures),
+)
+
+# Then, once per engine, these, from the program to its plan.
+ENGINE_PASSES: tuple[Pass, ...] = (
+    Pass("plan", plan),
+)
+
+
+def run_engine_passes(p: CompiledProgram, engine: str) -> Plan:
+    """The plan of ``engine`` (see :data:`ENGINE_PASSES`)."""
+    result = p
+    for step in ENGINE_PASSES:
+        result = step.run(result, engine)
+    return result
+
+
+def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] = (),
+                   output_internal: bool = False) -> CompiledProgram:
+    """Compile DDlog source ``text``; raises CompileError with every error found.
+
+    With ``output_internal`` every internal relation (``ddlog_std::Singleton``
+    included) is treated as an output, like DDlog's ``--output-internal-relations``.
+    """
+    program = CompiledProgram(Source(text, path, tuple(lib_dirs), output_internal))
+    for step in PASSES:
+        program = step.run(program)
+    for engine in DIALECTS:  # SQL is built now, so that its errors surface here
+        program.plan_for(engine)
+    return program
+
+
+def compile_file(path: str, lib_dirs: tuple[str, ...] = (),
+                 output_internal: bool = False) -> CompiledProgram:
+    """Compile the program in file ``path``."""
+    text = Path(path).read_text(encoding="utf-8")
+    return compile_source(text, path, lib_dirs, output_internal)

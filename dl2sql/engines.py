@@ -1,0 +1,98 @@
+"""The engines dl2sql runs on, each declared once.
+
+An engine is a SQL dialect (:data:`dl2sql.sqlgen.dialects.DIALECTS`), a runner that
+executes plans (:mod:`dl2sql.runner`), a reader of the DataFrames, tables and files
+bound as inputs, a writer of output files and the frames results come back as. The
+parts are named ``"module:attribute"`` and imported on first use, so that choosing
+DuckDB never imports PySpark. Adding an engine is one entry here plus its runner
+module (see docs/architecture.md).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a caller may say about the engine of one run; an engine uses what applies
+    to it: ``spark`` (a session) or ``master`` (to start one), ``con`` (a DuckDB
+    connection), ``checkpoint_dir`` and ``partitions`` (Spark loops)."""
+
+    spark: Any = None
+    master: Optional[str] = None
+    con: Any = None
+    checkpoint_dir: Optional[str] = None
+    partitions: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One engine: its ``name`` (``--engine``), the ``dialect`` its SQL is printed in,
+    and where its parts live (``"module:attribute"``): ``runner`` makes a runner from
+    :class:`Settings`; ``inputs`` wraps a bound input (``Input(relation, source,
+    columns, env)`` with ``load_into(runner, table)``); ``writer(runner, table, path,
+    fmt)`` writes an output file; ``frame(runner, table)`` is a result as the engine's
+    DataFrame."""
+
+    name: str
+    dialect: str
+    runner_at: str
+    inputs_at: str
+    writer_at: str
+    frame_at: str
+    _loaded: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def _part(self, where: str) -> Callable:
+        if where not in self._loaded:
+            module, _, attribute = where.partition(":")
+            self._loaded[where] = getattr(importlib.import_module(module), attribute)
+        return self._loaded[where]
+
+    def runner(self, settings: Settings = Settings()):
+        """A new runner of this engine."""
+        return self._part(self.runner_at)(settings)
+
+    @property
+    def inputs(self) -> Callable:
+        return self._part(self.inputs_at)
+
+    @property
+    def writer(self) -> Callable:
+        return self._part(self.writer_at)
+
+    @property
+    def frame(self) -> Callable:
+        return self._part(self.frame_at)
+
+
+ENGINES: dict[str, Engine] = {e.name: e for e in (
+    Engine("duckdb", dialect="duckdb",
+           runner_at="dl2sql.runner.duckdb_runner:open_runner",
+           inputs_at="dl2sql.io.duckdb_frames:DuckDBInput",
+           writer_at="dl2sql.io.duckdb_frames:write_table",
+           frame_at="dl2sql.io.duckdb_frames:result_frame"),
+    Engine("spark", dialect="spark",
+           runner_at="dl2sql.runner.spark_runner:open_runner",
+           inputs_at="dl2sql.io.spark_frames:SparkInput",
+           writer_at="dl2sql.io.spark_frames:write_table",
+           frame_at="dl2sql.io.spark_frames:result_frame"),
+)}
+
+# the engine whose results others are checked against (``dl2sql check``)
+ORACLE = "duckdb"
+
+
+def engine(name: str) -> Engine:
+    """The engine called ``name``; ValueError naming the known ones otherwise."""
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r} (engines: "
+                         f"{', '.join(sorted(ENGINES))})") from None
+
+
+def engine_of(runner) -> Engine:
+    """The engine a runner belongs to."""
+    return ENGINES[runner.engine]
