@@ -41,10 +41,11 @@ Path(x, z) :- Path(x, y), Edge(y, z).
 """
 
 
-def build_plan(dialect: str = "spark") -> Plan:
-    """The plan dl2sql compiles for transitive closure over ``Edge(x, y)``; the result
-    is ``plan.relations["Path"]``."""
-    return compile_source(TC_PROGRAM, "<bench_tc>").plan_for(dialect)
+def build_plan(engine: str = "spark", loops=None) -> Plan:
+    """The plan dl2sql compiles for transitive closure over ``Edge(x, y)`` (with the
+    loop policy ``loops``, by default the engine's); the result is
+    ``plan.relations["Path"]``."""
+    return compile_source(TC_PROGRAM, "<bench_tc>").plan_for(engine, loops)
 
 
 # Each runner returns (number of paths, iterations, seconds spent in the loop).
@@ -91,7 +92,7 @@ def run_naive(spark, edges):
 
 
 def run_plan(runner, edges, plan=None):
-    plan = plan or build_plan(runner.dialect)
+    plan = plan or build_plan(runner.engine)
     rec = RecordingProgress()
     execute(plan, runner, {"Edge": edges}, progress=rec)
     n = len(fetch_relation(plan, runner, "Path")) if runner.dialect == "duckdb" else \

@@ -20,6 +20,7 @@ one driver process per master, round-robin:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -38,6 +39,7 @@ DRIVER = textwrap.dedent("""
     from benchmarks.generators import chain
     from dl2sql.plan.interpret import execute
     from dl2sql.runner.progress import RecordingProgress
+    from dl2sql.engines import ENGINES
     from dl2sql.runner.spark_runner import SparkRunner
 
     conf, n, runs, checkpoint_dir, variants = json.loads(sys.argv[1])
@@ -46,14 +48,13 @@ DRIVER = textwrap.dedent("""
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    plan = build_plan("spark")
-
-    class Linear(SparkRunner):
-        closure_by_doubling = False  # one step per edge: the per-iteration cost
+    # no doubling: one step per edge, so that the per-iteration cost is measured
+    plan = build_plan("spark", dataclasses.replace(ENGINES["spark"].loops,
+                                                   closure_by_doubling=False))
 
     def dl2sql_run(**options):
         def run(edges):
-            runner = Linear(spark, **options)
+            runner = SparkRunner(spark, **options)
             progress = RecordingProgress()
             with runner.running():
                 execute(plan, runner, {"Edge": edges}, progress=progress)

@@ -21,6 +21,7 @@ and include loading the inputs; each variant gets one warm-up run first.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import sys
@@ -31,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks import baselines, generators  # noqa: E402
 from dl2sql.compiler import compile_file  # noqa: E402
+from dl2sql.engines import ENGINES  # noqa: E402
 from dl2sql.plan.interpret import execute  # noqa: E402
 from dl2sql.runner.progress import RecordingProgress  # noqa: E402
 
@@ -51,9 +53,10 @@ def workloads(quick: bool) -> dict:
     }
 
 
-def run_dl2sql(program, runner, inputs, output):
-    """(rows of ``output``, iterations, seconds) of one evaluation."""
-    plan = program.plan_for(runner.dialect)
+def run_dl2sql(program, runner, inputs, output, loops=None):
+    """(rows of ``output``, iterations, seconds) of one evaluation (with the loop
+    policy ``loops``, by default the engine's)."""
+    plan = program.plan_for(runner.engine, loops)
     rec = RecordingProgress()
     started = time.perf_counter()
     execute(plan, runner, inputs, progress=rec)
@@ -73,14 +76,13 @@ def variants(name, spec, spark, duckdb_con, closure_options):
     if spark is not None:
         out["dl2sql/Spark"] = lambda: run_dl2sql(program, SparkRunner(spark), inputs, output)
         if closure_options and name.startswith("tc_chain"):
-            single = type("OneStepNoDoubling", (SparkRunner,),
-                          {"closure_by_doubling": False, "steps_per_check": 1})
-            fused = type("NoDoubling", (SparkRunner,), {"closure_by_doubling": False,
-                                                        "fuse_partitioned": True})
+            linear = dataclasses.replace(ENGINES["spark"].loops, closure_by_doubling=False)
+            single = dataclasses.replace(linear, steps_per_check=1)
+            fused = dataclasses.replace(linear, fuse_partitioned=True)
             out["dl2sql/Spark linear, 1 step/job"] = \
-                lambda: run_dl2sql(program, single(spark), inputs, output)
+                lambda: run_dl2sql(program, SparkRunner(spark), inputs, output, single)
             out["dl2sql/Spark linear, 4 steps/job"] = \
-                lambda: run_dl2sql(program, fused(spark), inputs, output)
+                lambda: run_dl2sql(program, SparkRunner(spark), inputs, output, fused)
         if file == "tc.dl":
             out["hand-tuned PySpark"] = lambda: baselines.handtuned_tc(spark, inputs["Edge"])
         if linear and acyclic:

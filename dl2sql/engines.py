@@ -13,6 +13,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from dl2sql.plan.loops import LoopPolicy
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -30,7 +32,7 @@ class Settings:
 @dataclass(frozen=True)
 class Engine:
     """One engine: its ``name`` (``--engine``), the ``dialect`` its SQL is printed in,
-    and where its parts live (``"module:attribute"``): ``runner`` makes a runner from
+    how it evaluates recursive strata (``loops``, :mod:`dl2sql.plan.loops`), and where its parts live (``"module:attribute"``): ``runner`` makes a runner from
     :class:`Settings`; ``inputs`` wraps a bound input (``Input(relation, source,
     columns, env)`` with ``load_into(runner, table)``); ``writer(runner, table, path,
     fmt)`` writes an output file; ``frame(runner, table)`` is a result as the engine's
@@ -38,6 +40,7 @@ class Engine:
 
     name: str
     dialect: str
+    loops: LoopPolicy
     runner_at: str
     inputs_at: str
     writer_at: str
@@ -68,12 +71,23 @@ class Engine:
 
 
 ENGINES: dict[str, Engine] = {e.name: e for e in (
-    Engine("duckdb", dialect="duckdb",
+    # DuckDB's recursive union deduplicates against every earlier row: a linear
+    # recursive relation is one query, and a loop step costs little
+    Engine("duckdb", dialect="duckdb", loops=LoopPolicy(recursive_union=True),
            runner_at="dl2sql.runner.duckdb_runner:open_runner",
            inputs_at="dl2sql.io.duckdb_frames:DuckDBInput",
            writer_at="dl2sql.io.duckdb_frames:write_table",
            frame_at="dl2sql.io.duckdb_frames:result_frame"),
+    # Each Spark job costs ~0.1 s however small: several semi-naive steps per
+    # termination test (one job computes the uncounted ones), but not in loops whose
+    # tables are kept partitioned, where a step is one job already and fused steps
+    # measured slower (docs/performance.md, run 9); long thin transitive closures by
+    # doubling (log2 of the path length iterations instead of one per edge); loop
+    # tables hash-partitioned on their join keys (dl2sql.plan.partitioning). All give
+    # exactly the same result.
     Engine("spark", dialect="spark",
+           loops=LoopPolicy(partitioned=True, steps_per_check=4, fuse_below_rows=10_000,
+                            closure_by_doubling=True),
            runner_at="dl2sql.runner.spark_runner:open_runner",
            inputs_at="dl2sql.io.spark_frames:SparkInput",
            writer_at="dl2sql.io.spark_frames:write_table",

@@ -19,7 +19,7 @@ TC_DAT = TC.with_suffix(".dat")
     ("types", "Reach[Reach{"),
     ("strata", "(recursive): Reach"),
     ("ra", "Join[Reach AS t1, Edge AS t2]"),
-    ("plan", "until empty: Reach__new"),
+    ("plan", "until empty: Reach2__new"),
     ("sql", "CREATE OR REPLACE TEMPORARY VIEW"),
 ])
 @pytest.mark.parametrize("dialect", ["spark", "duckdb"])
@@ -33,7 +33,7 @@ def test_sql_is_quoted_per_dialect(capsys) -> None:
     spark_sql = capsys.readouterr().out
     main(["compile", str(TC), "--dialect", "duckdb"])
     duck_sql = capsys.readouterr().out
-    assert "`Reach__new`" in spark_sql and '"Reach__new"' in duck_sql
+    assert "`Reach2__new`" in spark_sql and '"Reach2__new"' in duck_sql
 
 
 def test_replay_reads_stdin(monkeypatch, capsys) -> None:

@@ -3,11 +3,14 @@ termination test) give exactly the linear evaluation's result, on both engines, 
 random graphs with cycles and self-loops, chains and graphs with many edges per node."""
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dl2sql.compiler import compile_source
 from dl2sql.api.evaluate import Evaluator
+from dl2sql.engines import ENGINES
 from dl2sql.passes.doubling import find_closure
 from dl2sql.runtime.values import Record
 
@@ -32,11 +35,10 @@ def _closure(edges):
 
 
 def _run(runner_cls, engine, source, edges, doubling: bool, steps: int):
-    runner = type("Forced", (runner_cls,), {"closure_by_doubling": doubling,
-                                            "steps_per_check": steps,
-                                            "fuse_partitioned": True})
-    forced = runner(engine.con) if engine.dialect == "duckdb" else runner(engine.spark)
-    out = Evaluator(compile_source(source), forced).evaluate(
+    runner = runner_cls(engine.con) if engine.dialect == "duckdb" else runner_cls(engine.spark)
+    loops = dataclasses.replace(ENGINES[runner.engine].loops, closure_by_doubling=doubling,
+                                steps_per_check=steps, fuse_partitioned=True)
+    out = Evaluator(compile_source(source), runner, loops=loops).evaluate(
         {"Edge": {Record("Edge", e) for e in edges}})
     return {r.fields for r in out["Path"]}
 

@@ -1,6 +1,7 @@
 """Golden SQL: the statements ``dl2sql compile`` prints for every ``tests/programs/``
 case, on both dialects, are stored beside the case (``NAME.spark.sql``,
-``NAME.duckdb.sql``), so that any change to the generated SQL shows in review.
+``NAME.duckdb.sql``), and so is each engine's plan (``--emit plan``: loop planning's
+choices, ``NAME.spark.plan``), so that any change to either shows in review.
 
 After an intended change, regenerate them and review the diff::
 
@@ -20,19 +21,22 @@ PROGRAMS = Path(__file__).parent / "programs"
 CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())
 
 
-def golden_text(case: str, dialect: str) -> str:
-    """What ``dl2sql compile tests/programs/CASE/CASE.dl --dialect DIALECT`` prints."""
+def golden_text(case: str, dialect: str, stage: str = "sql") -> str:
+    """What ``dl2sql compile tests/programs/CASE/CASE.dl --dialect DIALECT --emit STAGE``
+    prints."""
     flags = PROGRAMS / case / "flags"
     internal = flags.exists() and "--output-internal-relations" in flags.read_text().split()
     program = compile_file(str(PROGRAMS / case / f"{case}.dl"), output_internal=internal)
-    return emit(program, "sql", dialect)
+    return emit(program, stage, dialect)
 
 
+@pytest.mark.parametrize("stage", ["sql", "plan"])
 @pytest.mark.parametrize("dialect", ["spark", "duckdb"])
 @pytest.mark.parametrize("case", CASES)
-def test_generated_sql_is_the_stored_sql(case: str, dialect: str, request) -> None:
-    stored = PROGRAMS / case / f"{case}.{dialect}.sql"
-    text = golden_text(case, dialect)
+def test_generated_sql_is_the_stored_sql(case: str, dialect: str, stage: str,
+                                         request) -> None:
+    stored = PROGRAMS / case / f"{case}.{dialect}.{stage}"
+    text = golden_text(case, dialect, stage)
     if request.config.getoption("--update-golden"):
         stored.write_text(text, encoding="utf-8")
     assert stored.exists(), f"{stored} is missing: run with --update-golden and review it"
@@ -45,5 +49,6 @@ def test_generated_sql_is_the_stored_sql(case: str, dialect: str, request) -> No
 
 def test_every_case_has_its_golden_files() -> None:
     assert len(CASES) >= 20
-    stored = {p.name for p in PROGRAMS.glob("*/*.sql")}
-    assert stored == {f"{c}.{d}.sql" for c in CASES for d in ("spark", "duckdb")}
+    stored = {p.name for p in [*PROGRAMS.glob("*/*.sql"), *PROGRAMS.glob("*/*.plan")]}
+    assert stored == {f"{c}.{d}.{s}" for c in CASES for d in ("spark", "duckdb")
+                      for s in ("sql", "plan")}

@@ -11,11 +11,13 @@ class Evaluator:
     """Evaluates a program from scratch on given inputs (DDlog values in, out).
 
     This is the object replay drives: ``type_env``, ``relations`` and ``evaluate``.
+    ``loops`` replaces the engine's loop policy (:mod:`dl2sql.plan.loops`).
     """
 
     def __init__(self, program: CompiledProgram, runner, progress=None,
-                 externs: dict | None = None):
+                 externs: dict | None = None, loops=None):
         self.program, self.runner, self.progress = program, runner, progress
+        self.loops = loops
         self.type_env = program.type_env
         self.relations = program.relations
         self.indexes = program.indexes
@@ -53,7 +55,7 @@ class Evaluator:
         with self.runner.running(), engine_errors():
             self.run({rel: [record_to_row(p.layouts[rel], v, env)
                             for v in inputs.get(rel, ())] for rel in p.input_relations()})
-            plan = p.plan_for(self.runner.dialect)
+            plan = p.plan_for(self.runner.engine, self.loops)
             wanted = relations if relations is not None else [
                 r for r, i in p.relations.items() if i.role != "input"]
             out = {}
@@ -68,7 +70,7 @@ class Evaluator:
         loaders (``load_into(runner, table)``). Results stay in the runner's tables;
         the relations ``computed`` are computed before this returns, also on an engine
         that stores results lazily (so that their failures are raised here)."""
-        plan = self.program.plan_for(self.runner.dialect)
+        plan = self.program.plan_for(self.runner.engine, self.loops)
         with self.runner.running(), engine_errors():
             self._register_udfs(plan)
             tables = {_input_table(plan, rel): data for rel, data in inputs.items()}

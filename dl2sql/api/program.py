@@ -125,7 +125,7 @@ class Program:
         self._runners.add(runner)
         self._last_run = None
         self._evaluate(runner, inputs or {}, progress)
-        plan = self.compiled.plan_for(runner.dialect)
+        plan = self.compiled.plan_for(runner.engine)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
         frame = engine_of(runner).frame

@@ -114,12 +114,15 @@ def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list)
 
 
 def emit_plan(p: CompiledProgram, dialect: str, sql: bool) -> str:
-    """The plan; with ``sql`` its statements as SQL the user can run or embed."""
+    """The plan the engine ``dialect`` runs, loops planned; with ``sql`` its statements
+    as SQL the user can run or embed."""
     lines: list[str] = []
     if not sql:
         lines.append("inputs: " + ", ".join(t.name + _partitioned(t)
                                             for t in p.plan_for(dialect).inputs))
-    _plan_lines(p.plan_for(dialect).statements, dialect, sql, lines, 0)
+        _plan_lines(p.engine_stage(dialect, "loops").statements, dialect, sql, lines, 0)
+    else:
+        _plan_lines(p.plan_for(dialect).statements, dialect, sql, lines, 0)
     return "\n".join(lines) + "\n"
 
 
@@ -133,6 +136,16 @@ def create_view(s: Materialize) -> exp.Create:
 def _partitioned(t) -> str:
     """`` [partitioned by k]`` for a table with a partition key (a hint to Spark)."""
     return f" [partitioned by {', '.join(t.partition_by)}]" if t.partition_by else ""
+
+
+def _steps(loop: Loop) -> str:
+    """``; 4 steps per check below 10000 rows`` where the loop runs several steps per
+    termination test (see dl2sql.plan.interpret.steps_for)."""
+    if loop.steps_per_check <= 1:
+        return ""
+    below = ("" if loop.fuse_below_rows == float("inf")
+             else f" while every delta is below {loop.fuse_below_rows:g} rows")
+    return f"; {loop.steps_per_check} steps per check{below}"
 
 
 def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
@@ -155,14 +168,18 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
         elif isinstance(s, Rename):
             lines.append(f"{pad}{'-- ' if sql else ''}{s.target.name} := {s.source.name}")
         elif isinstance(s, Loop):
-            lines.append(f"{pad}{'-- ' if sql else ''}repeat (stratum {s.stratum}):")
+            lines.append(f"{pad}{'-- ' if sql else ''}repeat (stratum {s.stratum}"
+                         f"{_steps(s)}):")
             _plan_lines(s.body, dialect, sql, lines, depth + 1)
             lines.append(f"{pad}{'-- ' if sql else ''}until empty: {', '.join(s.until_empty)}")
         elif isinstance(s, Choose):
             c = "-- " if sql else ""
-            probe = s.probe_query.sql(dialect=dialect)
-            lines.append(f"{pad}{c}if the engine prefers few iterations and ({probe}) has "
-                         f"at most {s.max_degree} edges per source:")
+            if sql:
+                lines.append(f"{pad}{c}if ({s.probe_query.sql(dialect=dialect)}) has at "
+                             f"most {s.max_degree} edges per source:")
+            else:
+                lines.append(f"{pad}if {s.probe_query.table} has at most {s.max_degree} "
+                             f"rows per distinct {s.probe_query.source} (long thin paths):")
             lines.append(f"{pad}{c}  -- {s.stratum} is a transitive closure: by doubling")
             _plan_lines(s.doubling, dialect, sql, lines, depth + 1)
             lines.append(f"{pad}{c}else:")

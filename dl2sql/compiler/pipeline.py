@@ -3,8 +3,9 @@ from the program compiled so far to the program with one more stage (after sqlgl
 optimizer ``RULES``). Compiling runs them in order; ``dl2sql compile --emit STAGE``
 prints the stage a pass produced (:mod:`dl2sql.compiler.emit`).
 
-The passes after ``closures`` depend on the engine and run on first use, once per
-engine: :meth:`CompiledProgram.plan_for`.
+The passes of :data:`ENGINE_PASSES` depend on the engine (its loop policy and its SQL
+dialect, :mod:`dl2sql.engines`) and run on first use, once per engine:
+:meth:`CompiledProgram.plan_for`.
 """
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.passes.doubling import closures
-from dl2sql.plan.build import PlanBuilder
+from dl2sql.engines import ENGINES
+from dl2sql.plan.build import build_plan
+from dl2sql.plan.loops import LoopPolicy, plan_loops
+from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.nodes import Plan
 from dl2sql.ra.lower import lower_rules, relation_layout
 from dl2sql.ra.nodes import Block, RelationLayout
 from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.plan_sql import plan_sql
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.syntax.loader import load_modules
@@ -63,7 +68,9 @@ class CompiledProgram:
     blocks: dict[str, list[Block]] = field(default_factory=dict)
     # transitive closures: relation -> (Closure, blocks of its doubled rule)
     closures: dict = field(default_factory=dict)
-    _plans: dict = field(default_factory=dict, repr=False)
+    plan: Optional[Plan] = None  # without SQL, loops not yet planned
+    # by (engine, loop policy): the plan after each engine pass, by pass name
+    _engine_stages: dict = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> str:
@@ -73,12 +80,17 @@ class CompiledProgram:
     def type_env(self) -> TypeEnv:
         return self.symbols.env
 
-    def plan_for(self, engine: str) -> Plan:
-        """The plan ``engine`` runs ("spark" or "duckdb"), made by the engine's passes
-        on first use."""
-        if engine not in self._plans:
-            self._plans[engine] = run_engine_passes(self, engine)
-        return self._plans[engine]
+    def plan_for(self, engine: str, loops: Optional[LoopPolicy] = None) -> Plan:
+        """The plan ``engine`` runs ("spark" or "duckdb"), its SQL built; ``loops``
+        replaces the engine's loop policy (benchmarks and tests compare policies)."""
+        return self.engine_stage(engine, "sql", loops)
+
+    def engine_stage(self, engine: str, stage: str, loops: Optional[LoopPolicy] = None) -> Plan:
+        """The plan after the engine pass named ``stage`` (:data:`ENGINE_PASSES`)."""
+        key = (engine, loops)
+        if key not in self._engine_stages:
+            self._engine_stages[key] = run_engine_passes(self, engine, loops)
+        return self._engine_stages[key][stage]
 
     def input_relations(self) -> list[str]:
         return [r for r, i in self.relations.items() if i.role == "input"]
@@ -154,18 +166,30 @@ def transitive_closures(p: CompiledProgram) -> CompiledProgram:
     return dataclasses.replace(p, closures=found)
 
 
-def plan(p: CompiledProgram, engine: str) -> Plan:
-    """The statements ``engine`` runs, their SQL printed in its dialect."""
-    ec = ExprCompiler(p.type_env, DIALECTS[engine], p.functions)
-    built = PlanBuilder(p.layouts, ec).build(p.strata, p.blocks, p.input_relations(),
-                                            p.closures)
-    return dataclasses.replace(built, functions=tuple(ec.udfs.values()))
+def plan(p: CompiledProgram) -> CompiledProgram:
+    """The statements that evaluate the strata in order, without SQL; each recursive
+    stratum a fixpoint still to be planned."""
+    return dataclasses.replace(p, plan=build_plan(p.strata, p.blocks, p.input_relations(),
+                                                  p.layouts))
+
+
+def loops(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:
+    """Each recursive stratum as the engine's loop policy evaluates it."""
+    return plan_loops(planned, LoopProgram(p.strata, p.blocks, p.layouts, p.closures,
+                                           p.type_env), policy)
+
+
+def sql(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:
+    """Every query as SQL of the engine's dialect, and the Python UDFs they call."""
+    ec = ExprCompiler(p.type_env, DIALECTS[ENGINES[engine].dialect], p.functions)
+    return plan_sql(planned, p.layouts, ec)
 
 
 @dataclass(frozen=True)
 class Pass:
     """One pass: its ``name`` (the ``--emit`` stage that shows its result, where it has
-    one) and the function that runs it."""
+    one) and the function that runs it: program to program for :data:`PASSES`;
+    (program, plan, engine, loop policy) to plan for :data:`ENGINE_PASSES`."""
 
     name: str
     run: Callable
@@ -181,20 +205,24 @@ PASSES: tuple[Pass, ...] = (
     Pass("strata", strata),
     Pass("ra", relational_algebra),
     Pass("closures", transitive_closures),
-)
-
-# Then, once per engine, these, from the program to its plan.
-ENGINE_PASSES: tuple[Pass, ...] = (
     Pass("plan", plan),
 )
 
+# Then, once per engine, these, each from the plan the one before made.
+ENGINE_PASSES: tuple[Pass, ...] = (
+    Pass("loops", loops),
+    Pass("sql", sql),
+)
 
-def run_engine_passes(p: CompiledProgram, engine: str) -> Plan:
-    """The plan of ``engine`` (see :data:`ENGINE_PASSES`)."""
-    result = p
+
+def run_engine_passes(p: CompiledProgram, engine: str,
+                      policy: Optional[LoopPolicy] = None) -> dict[str, Plan]:
+    """The plan after each engine pass for ``engine``, by pass name."""
+    policy = ENGINES[engine].loops if policy is None else policy
+    planned, stages = p.plan, {}
     for step in ENGINE_PASSES:
-        result = step.run(result, engine)
-    return result
+        planned = stages[step.name] = step.run(p, planned, engine, policy)
+    return stages
 
 
 def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] = (),
@@ -207,7 +235,7 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     program = CompiledProgram(Source(text, path, tuple(lib_dirs), output_internal))
     for step in PASSES:
         program = step.run(program)
-    for engine in DIALECTS:  # SQL is built now, so that its errors surface here
+    for engine in ENGINES:  # SQL is built now, so that its errors surface here
         program.plan_for(engine)
     return program
 

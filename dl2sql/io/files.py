@@ -93,7 +93,7 @@ def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     try:
-        plan = program.compiled.plan_for(runner.dialect)
+        plan = program.compiled.plan_for(runner.engine)
         names = []
         for rel in program.outputs:
             name = f"{file_stem(rel)}.{fmt}"

@@ -32,11 +32,11 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     table); then the statements run in order. A :class:`Loop` repeats until all
     its ``until_empty`` tables were counted empty in the same iteration, and raises
     :class:`RuntimeFailure` naming the stratum and the last delta sizes after
-    ``max_iterations``. A runner with ``steps_per_check = k`` runs k loop bodies per
-    termination test, counting only in the last, after the first test and while no
-    counted delta has reached its ``fuse_below_rows`` rows (one body per test otherwise).
-    A runner with ``looping(loop)`` runs each loop inside that context manager (the
-    Spark runner applies its co-partitioning settings once per loop there).
+    ``max_iterations``; it runs as many bodies per termination test as the plan says
+    (:func:`steps`). A :class:`Choose` takes its doubling branch where the probe finds
+    the graph long and thin. A runner with ``looping(loop)`` runs each loop inside that
+    context manager (the Spark runner applies its co-partitioning settings once per
+    loop there).
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())
@@ -69,10 +69,9 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
 
 
 def _wants_doubling(choose: Choose, runner) -> bool:
-    """Whether to evaluate a transitive closure by doubling: the runner pays much per
-    iteration, and paths are long and thin (few edges per source)."""
-    if not getattr(runner, "closure_by_doubling", False):
-        return False
+    """Whether to evaluate a transitive closure by doubling: paths are long and thin
+    (few edges per source). Loop planning made the choice only for engines that pay
+    much per iteration."""
     runner.materialize(choose.probe, choose.probe_query, False)
     (edges, sources), = runner.fetch(choose.probe)
     runner.drop(choose.probe)
@@ -98,7 +97,7 @@ def _iterate(loop: Loop, runner, progress) -> None:
                 f"iterations; last delta sizes: {sizes}"
             )
         t0 = time.perf_counter()
-        steps = _steps(runner, largest, loop)
+        steps = steps_for(loop, largest)
         counts = {}
         for step in range(steps):
             _run_block(loop.body, runner, progress, counts, counted=step == steps - 1)
@@ -118,7 +117,7 @@ def _iterate(loop: Loop, runner, progress) -> None:
         progress.on_loop_end(loop.stratum, iteration, time.perf_counter() - started)
 
 
-def _steps(runner, largest_delta: Optional[int], loop: Loop) -> int:
+def steps_for(loop: Loop, largest_delta: Optional[int]) -> int:
     """Semi-naive steps to run before the next termination test.
 
     On Spark the uncounted steps are lazy, so one job runs them all and the per-job
@@ -128,13 +127,12 @@ def _steps(runner, largest_delta: Optional[int], loop: Loop) -> int:
     (deduplicating against the whole relation) dominates, the steps run past the
     fixpoint cost more than the jobs saved, and fused steps were measured slower
     (benchmarks: random-graph closure). So the first step, and every step once any
-    delta counted ``fuse_below_rows`` rows or more, is tested alone. A runner's
-    ``steps_for(loop)``, where it has one, replaces ``steps_per_check`` for ``loop``."""
-    steps_for = getattr(runner, "steps_for", None)
-    steps = max(1, int(steps_for(loop) if steps_for else getattr(runner, "steps_per_check", 1)))
+    delta counted ``loop.fuse_below_rows`` rows or more, is tested alone; the loop's
+    ``steps_per_check`` comes from loop planning (:mod:`dl2sql.plan.loops`)."""
+    steps = max(1, loop.steps_per_check)
     if steps == 1 or largest_delta is None:
         return 1
-    return steps if largest_delta < getattr(runner, "fuse_below_rows", float("inf")) else 1
+    return steps if largest_delta < loop.fuse_below_rows else 1
 
 
 def fetch_relation(plan: Plan, runner, rel_name: str) -> list[tuple]:

@@ -1,35 +1,103 @@
 """The Plan IR: what a runner executes, statement by statement.
 
-A plan is a sequence of statements over named tables. Queries are sqlglot expressions
-(already built for the runner's dialect-independent tree; runners print them in their
-own dialect). The semi-naive fixpoint is itself IR (:class:`Loop`), so that the Spark
-and DuckDB runners share one interpreter (:mod:`dl2sql.plan.interpret`).
+A plan is a sequence of statements over named tables. It is made without SQL: its
+queries are relational algebra over tables (:class:`Rows`, :class:`Union`,
+:class:`Subtract`, ...) and its columns have DDlog types, so that rewrites of the plan
+(loop planning, :mod:`dl2sql.plan.loops`) need no dialect. SQL generation
+(:mod:`dl2sql.sqlgen.plan_sql`) then gives the same statements with sqlglot queries
+and SQL column types, per dialect, which the runners execute. The semi-naive fixpoint
+is itself IR (:class:`Loop`), so that the Spark and DuckDB runners share one
+interpreter (:mod:`dl2sql.plan.interpret`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
-
-from sqlglot import exp
+import typing
 
 
 @dataclass(frozen=True)
 class Column:
-    """A column of a table: SQL name and SQL type (sqlglot DataType)."""
+    """A column of a table: its name and type (a DDlog type in the plan, a sqlglot
+    DataType once SQL is generated)."""
 
     name: str
-    type: exp.DataType
+    type: object
 
 
 @dataclass(frozen=True)
 class Table:
     """A table the plan reads or writes, with its schema. ``partition_by`` names the
     columns a runner may hash-partition the table on to spare shuffles in loops (a
-    physical hint, see :mod:`dl2sql.plan.partitioning`; empty for none)."""
+    physical hint, see :mod:`dl2sql.plan.partitioning`; empty for none); ``relation``
+    is the DDlog relation whose rows (or delta, or new rows) it holds."""
 
     name: str
     columns: tuple[Column, ...]
     partition_by: tuple[str, ...] = ()
+    relation: str = ""
+
+
+# -- queries: relational algebra over tables -------------------------------------------
+@dataclass(frozen=True)
+class Rows:
+    """The rows of one block (:mod:`dl2sql.ra.nodes`), each source read from the table
+    of its version (full or delta)."""
+
+    block: object
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Every row of a table."""
+
+    table: str
+
+
+@dataclass(frozen=True)
+class Union:
+    """The set union of ``parts``; with no parts, no rows (of ``relation``'s columns)."""
+
+    relation: str
+    parts: tuple
+
+
+@dataclass(frozen=True)
+class Distribute:
+    """The rows of ``query`` hash-distributed on the columns ``keys`` (a physical hint:
+    engines that do not partition ignore it)."""
+
+    query: object
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Subtract:
+    """The rows of the duplicate-free ``query`` that table ``table`` does not hold."""
+
+    query: object
+    table: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecursiveUnion:
+    """A linear recursive relation as one query: ``base`` rows, then ``steps`` read
+    the rows found so far under the name ``name`` until none is new (the engine's
+    recursive union does the semi-naive evaluation)."""
+
+    relation: str
+    name: str
+    base: tuple[Rows, ...]
+    steps: tuple[Rows, ...]
+
+
+@dataclass(frozen=True)
+class EdgeProbe:
+    """One row: the number of rows of ``table`` and of distinct values of its column
+    ``source`` (how many edges leave each source, on average)."""
+
+    table: str
+    source: str
 
 
 @dataclass(frozen=True)
@@ -38,7 +106,7 @@ class Materialize:
     With ``count`` the runner returns the number of rows of the new table."""
 
     target: Table
-    query: exp.Expression
+    query: object  # a query of this module; a sqlglot expression once SQL is made
     count: bool = False
     comment: str = ""
 
@@ -62,30 +130,44 @@ class Rename:
 @dataclass(frozen=True)
 class Loop:
     """Repeat ``body`` until every table in ``until_empty`` (all counted by ``body``)
-    is empty. ``stratum`` names the relations for progress and error messages."""
+    is empty. ``stratum`` names the relations for progress and error messages.
+
+    ``steps_per_check`` bodies run per termination test, counting only in the last,
+    after the first test and while no counted delta has reached ``fuse_below_rows``
+    rows (one body per test otherwise); see :func:`dl2sql.plan.interpret.steps`."""
 
     body: tuple["Stmt", ...]
     until_empty: tuple[str, ...]
     stratum: str
     max_iterations: int = 1_000_000
+    steps_per_check: int = 1
+    fuse_below_rows: float = float("inf")
+
+
+@dataclass(frozen=True)
+class Fixpoint:
+    """A recursive stratum before loop planning (:mod:`dl2sql.plan.loops`) turns it
+    into statements: ``relations`` are its members, in stratum order."""
+
+    relations: tuple[str, ...]
 
 @dataclass(frozen=True)
 class Choose:
     """Two exactly equivalent evaluations of a transitive-closure stratum (see
-    :mod:`dl2sql.passes.doubling`): ``doubling`` when the runner wants it
-    (``closure_by_doubling``) and the edges of ``probe_query``'s table leave their
-    sources at most ``max_degree`` at a time on average (long thin paths), ``linear``
-    otherwise. ``probe_query`` yields one row: (edge count, distinct sources)."""
+    :mod:`dl2sql.passes.doubling`): ``doubling`` when the edges of ``probe_query``'s
+    table leave their sources at most ``max_degree`` at a time on average (long thin
+    paths), ``linear`` otherwise. ``probe_query`` (an :class:`EdgeProbe`) yields one
+    row: (edge count, distinct sources)."""
 
     probe: Table
-    probe_query: exp.Expression
+    probe_query: object
     max_degree: float
     doubling: tuple["Stmt", ...]
     linear: tuple["Stmt", ...]
     stratum: str
 
 
-Stmt = Union[Materialize, Append, Rename, Loop, Choose]
+Stmt = typing.Union[Materialize, Append, Rename, Loop, Choose, Fixpoint]
 
 
 @dataclass(frozen=True)

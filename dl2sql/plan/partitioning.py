@@ -25,20 +25,28 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
-from sqlglot import exp
-
 from dl2sql.passes.stratify import Stratum
 from dl2sql.ra.nodes import Block
 from dl2sql.types import typed as T
+from dl2sql.types.model import TDouble, TFloat, TNamed, TTuple, Type, TypeEnv
+from dl2sql.types.storage import is_recursive, struct_slots
 
-_NO_HASH = {exp.DataType.Type.FLOAT, exp.DataType.Type.DOUBLE, exp.DataType.Type.MAP}
 
-
-def hashable(dtype: exp.DataType) -> bool:
-    """Whether rows equal in a column of ``dtype`` always hash alike (no floating point
-    or map anywhere inside)."""
-    return not any(isinstance(d, exp.DataType) and d.this in _NO_HASH
-                   for d in dtype.walk())
+def hashable(t: Type, env: TypeEnv) -> bool:
+    """Whether rows equal in a column of DDlog type ``t`` always hash alike: no floating
+    point anywhere inside its stored form (a recursive type is stored as text)."""
+    if is_recursive(t, env):
+        return True
+    if isinstance(t, (TFloat, TDouble)):
+        return False
+    if isinstance(t, TTuple):
+        return all(hashable(e, env) for e in t.elems)
+    if isinstance(t, TNamed):
+        slots = struct_slots(t, env)
+        if slots is not None:
+            return all(hashable(s.type, env) for s in slots)
+        return all(hashable(a, env) for a in t.args)
+    return True
 
 
 def _joined_columns(block: Block) -> list[tuple[str, str, Optional[str], str]]:
@@ -58,19 +66,20 @@ def _joined_columns(block: Block) -> list[tuple[str, str, Optional[str], str]]:
 
 
 def partition_keys(strata: list[Stratum], blocks: dict[str, list[Block]],
-                   column_types: dict[str, dict[str, exp.DataType]]) -> dict[str, tuple[str, ...]]:
+                   column_types: dict[str, dict[str, Type]],
+                   env: TypeEnv) -> dict[str, tuple[str, ...]]:
     """Relation -> the one column to hash-partition its tables on (see module docs).
 
     A recursive relation's key is the column its delta is most often joined on over the
     rules of its stratum (the first such rule wins a tie); a relation of an earlier
     stratum joined to that column gets the matching column, unless an earlier stratum
     already chose its key. Relations never joined by a plain column equality get none.
-    ``column_types`` gives each relation's SQL column types."""
+    ``column_types`` gives the DDlog type of each relation's columns."""
     keys: dict[str, tuple[str, ...]] = {}
 
     def ok(rel: str, col: str) -> bool:
         dtype = column_types.get(rel, {}).get(col)
-        return dtype is not None and hashable(dtype)
+        return dtype is not None and hashable(dtype, env)
 
     for s in strata:
         if not s.recursive:

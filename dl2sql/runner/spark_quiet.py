@@ -6,8 +6,11 @@ session with ``spark.ui.showConsoleProgress``, as PySpark's shell has, draws one
 every stage that runs longer than half a second, and a loop runs hundreds) and the
 ``HintErrorLogger`` warnings about join hints that a query shape cannot use (dl2sql
 hints the temp views of tables whose size it counted; a view read by a query without
-an equi-join draws such a warning). While :func:`quiet` is entered, the progress bar
-prints into nothing and that logger logs errors only; both are put back afterwards.
+an equi-join draws such a warning), and the block manager's warnings about the
+checkpoint blocks of dl2sql's tables (a lazily checkpointed partition that two jobs
+compute at once is stored once, with a warning for the second). While :func:`quiet`
+is entered, the progress bar prints into nothing and those loggers log errors only;
+all are put back afterwards.
 
 This reaches into the JVM (log4j's configuration, the progress bar's private console
 stream), which only classic sessions have; on Spark Connect both live on the server
@@ -21,6 +24,7 @@ import contextlib
 from dl2sql.runner.spark_session import is_connect
 
 HINT_LOGGER = "org.apache.spark.sql.catalyst.analysis.HintErrorLogger"
+MUTED_LOGGERS = (HINT_LOGGER, "org.apache.spark.storage.BlockManager")
 
 
 class Quiet:
@@ -35,7 +39,8 @@ class Quiet:
     def __enter__(self) -> "Quiet":
         self._depth += 1
         if self._depth == 1 and not is_connect(self.spark):
-            for mute in (_mute_progress_bar, _mute_hint_logger):
+            mutes = [_mute_progress_bar] + [_logger_muter(name) for name in MUTED_LOGGERS]
+            for mute in mutes:
                 try:
                     undo = mute(self.spark)
                 except Exception:  # a JVM without these classes: stay as it is
@@ -68,21 +73,23 @@ def _mute_progress_bar(spark):
     return lambda: field.set(bar, console)
 
 
-def _mute_hint_logger(spark):
-    """Raise the hint logger's level to ERROR; returns the undo, which restores its
-    own level or removes the logger's entry if it had none."""
-    jvm = spark.sparkContext._jvm
-    log4j = jvm.org.apache.logging.log4j
-    context = log4j.LogManager.getContext(False)
-    config = context.getConfiguration()
-    had = config.getLoggers().get(HINT_LOGGER)
-    level = had.getLevel() if had is not None else None
-    log4j.core.config.Configurator.setLevel(HINT_LOGGER, log4j.Level.ERROR)
+def _logger_muter(name: str):
+    """A function that raises logger ``name`` to ERROR and returns the undo, which
+    restores its own level or removes the logger's entry if it had none."""
+    def mute(spark):
+        jvm = spark.sparkContext._jvm
+        log4j = jvm.org.apache.logging.log4j
+        context = log4j.LogManager.getContext(False)
+        config = context.getConfiguration()
+        had = config.getLoggers().get(name)
+        level = had.getLevel() if had is not None else None
+        log4j.core.config.Configurator.setLevel(name, log4j.Level.ERROR)
 
-    def undo():
-        if level is not None:
-            log4j.core.config.Configurator.setLevel(HINT_LOGGER, level)
-        else:
-            context.getConfiguration().removeLogger(HINT_LOGGER)
-            context.updateLoggers()
-    return undo
+        def undo():
+            if level is not None:
+                log4j.core.config.Configurator.setLevel(name, level)
+            else:
+                context.getConfiguration().removeLogger(name)
+                context.updateLoggers()
+        return undo
+    return mute

@@ -71,16 +71,6 @@ class SparkRunner:
     engine = "spark"
     dialect = "spark"
     lazy_uncounted = True  # uncounted results are checkpointed lazily (no action)
-    # Each Spark job costs ~0.1 s however small: run several semi-naive steps per
-    # termination test (the uncounted ones are lazy, one job computes them all), and
-    # evaluate long thin transitive closures by doubling (log2 of the path length
-    # iterations instead of one per edge). Both give exactly the same result.
-    steps_per_check = 4
-    fuse_below_rows = 10_000  # ... while no delta has been this large
-    # ... but not in loops whose tables are kept partitioned: a step there is one job
-    # already, and fused steps measured slower (docs/performance.md, run 9)
-    fuse_partitioned = False
-    closure_by_doubling = True
     EAGER_EVERY = 64
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
@@ -266,13 +256,6 @@ class SparkRunner:
 
     def _partitioned(self, loop: Loop) -> bool:  # does the loop keep a table partitioned?
         return any(isinstance(s, Materialize) and self.co.wants(s.target) for s in loop.body)
-
-    def steps_for(self, loop: Loop) -> int:
-        """Semi-naive steps per termination test in ``loop``: ``steps_per_check``, or 1
-        where the loop's tables are kept partitioned (unless ``fuse_partitioned``)."""
-        if not self.fuse_partitioned and self._partitioned(loop):
-            return 1
-        return self.steps_per_check
 
     def looping(self, loop: Loop):
         """Context of a whole ``loop``: co-partitioning settings applied once for it, or

@@ -140,27 +140,21 @@ class Dialect:
     explode: Callable[[exp.Select, exp.Expression, str], exp.Select]
     groups: Groups = SPARK_GROUPS
     hof: HigherOrder = SPARK_HOF
-    # `WITH RECURSIVE ... UNION` with set semantics (DuckDB): a linear recursive
-    # relation is then one query, deduplicated incrementally by the engine. Spark only
-    # has UNION ALL, which never ends on cyclic data.
-    recursive_union: bool = False
     # rows of a duplicate-free query not in a table: (query, table, columns) -> query
     difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
     # an expression that fails the query with the given message
     fail: Callable[[exp.Expression], exp.Expression] = _fn("raise_error")
-    # loop tables carry partition keys (dl2sql.plan.partitioning), and ``distribute``
     # makes a SELECT DISTINCT's rows come out hash-partitioned on the given columns
-    partitioned_loops: bool = False
+    # (the plan's Distribute; dialects without it keep the query as it is)
     distribute: Callable[[exp.Select, list[str]], exp.Expression] = _no_distribute
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
-                _spark_explode, difference=_spark_anti_join,
-                partitioned_loops=True, distribute=_spark_distribute)
+                _spark_explode, difference=_spark_anti_join, distribute=_spark_distribute)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
                  _duckdb_explode, groups=DUCKDB_GROUPS,
-                 hof=DUCKDB_HOF, recursive_union=True, fail=_fn("error"))
+                 hof=DUCKDB_HOF, fail=_fn("error"))
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

@@ -12,7 +12,13 @@ from dl2sql.compiler import compile_source
 from dl2sql.plan.interpret import execute
 from dl2sql.plan.nodes import Choose, Loop, Materialize
 from dl2sql.plan.partitioning import hashable
+from dl2sql.engines import ENGINES
+from dl2sql.types.model import MAP, VEC, TDouble, TNamed, TSigned, TString, TTuple
+from std_env import std_env
 from test_runners import closure
+
+# Spark's loop policy without doubling: the tests below look at the linear loop
+LINEAR = dataclasses.replace(ENGINES["spark"].loops, closure_by_doubling=False)
 
 TC = """
 input relation Edge(x: s64, y: s64)
@@ -88,10 +94,12 @@ S(a) :- F(a).
 
 
 def test_hashable_types():
-    assert hashable(exp.DataType.build("BIGINT"))
-    assert hashable(exp.DataType.build("STRUCT<a: STRING, b: ARRAY<BIGINT>>", dialect="spark"))
-    assert not hashable(exp.DataType.build("ARRAY<DOUBLE>", dialect="spark"))
-    assert not hashable(exp.DataType.build("MAP<STRING, BIGINT>", dialect="spark"))
+    env = std_env()
+    assert hashable(TSigned(64), env)
+    assert hashable(TTuple((TString(), TNamed(VEC, (TSigned(64),)))), env)
+    assert not hashable(TNamed(VEC, (TDouble(),)), env)
+    assert not hashable(TNamed(MAP, (TString(), TDouble())), env)
+    assert hashable(TNamed(MAP, (TString(), TSigned(64))), env)  # an array of pairs
 
 
 def test_mutual_recursion_keys_follow_each_delta():
@@ -150,11 +158,11 @@ def test_spark_loop_tables_stay_partitioned_and_confs_are_restored(spark):
     from dl2sql.runner.spark_runner import SparkRunner
 
     program = compile_source(TC)
-    plan = program.plan_for("spark")
+    plan = program.plan_for("spark", LINEAR)
     edges = [(i, i + 1) for i in range(30)] + [(30, 0)]  # a cycle of 31 nodes
     before = {k: spark.conf.get(k) for k in ("spark.sql.adaptive.enabled",
                                            "spark.sql.requireAllClusterKeysForCoPartition")}
-    runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+    runner = SparkRunner(spark)
     execute(plan, runner, {"Edge": edges})
     rows = runner.fetch(plan.relations["Path"])
     assert len(rows) == 31 * 31 and len(set(rows)) == len(rows)
@@ -178,8 +186,8 @@ def test_spark_loop_step_shuffles_once(spark):
     from dl2sql.runner.spark_runner import SparkRunner
 
     program = compile_source(TC)
-    plan = program.plan_for("spark")
-    runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+    plan = program.plan_for("spark", LINEAR)
+    runner = SparkRunner(spark)
     execute(plan, runner, {"Edge": [(1, 2), (2, 3), (3, 4)]})
     new = next(s for s in loop_of(plan).body if isinstance(s, Materialize))
     text, names = runner._printed(new.query)
@@ -196,9 +204,9 @@ def test_spark_partition_count_does_not_change_results(spark, partitions):
     from dl2sql.runner.spark_runner import SparkRunner
 
     program = compile_source(TC)
-    plan = program.plan_for("spark")
+    plan = program.plan_for("spark", LINEAR)
     edges = [(i % 7, (3 * i) % 11) for i in range(40)]
-    runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+    runner = SparkRunner(spark)
     runner.co.partitions = partitions  # 0: off; 3: not the session's shuffle partitions
     execute(plan, runner, {"Edge": edges})
     assert sorted(runner.fetch(plan.relations["Path"])) == sorted(closure(edges))
@@ -231,7 +239,7 @@ def test_spark_partitioning_survives_a_table_read_twice(spark):
     from dl2sql.runner.spark_runner import SparkRunner
 
     program = compile_source(TC)
-    plan = program.plan_for("spark")
+    plan = program.plan_for("spark", LINEAR)
     loop = loop_of(plan)
     new = next(s.target for s in loop.body if isinstance(s, Materialize))
     checked = [dataclasses.replace(new, name=n)
@@ -239,8 +247,6 @@ def test_spark_partitioning_survives_a_table_read_twice(spark):
     found = []
 
     class Checking(SparkRunner):
-        closure_by_doubling = False
-
         def materialize(self, table, query, count):
             if table.name == new.name and len(self._pieces.get("Path", ())) == 3:
                 found.append(_shuffles_of_self_joins(spark, self, checked))
@@ -256,7 +262,7 @@ def test_spark_loop_switches_the_settings_once(spark):
 
     from dl2sql.runner.spark_runner import SparkRunner
 
-    plan = compile_source(TC).plan_for("spark")
+    plan = compile_source(TC).plan_for("spark", LINEAR)
 
     class CountingConf:
         def __init__(self, conf):
@@ -274,7 +280,7 @@ def test_spark_loop_switches_the_settings_once(spark):
             self.conf.unset(key)
 
     def switches(length: int) -> int:
-        runner = type("Linear", (SparkRunner,), {"closure_by_doubling": False})(spark)
+        runner = SparkRunner(spark)
         conf = CountingConf(spark.conf)
         runner.co.spark = SimpleNamespace(conf=conf)
         execute(plan, runner, {"Edge": [(i, i + 1) for i in range(length)]})

@@ -1,6 +1,8 @@
 """Runners on both engines, with hand-built plans (no compiler involved)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import sqlglot
 from sqlglot import exp
@@ -197,11 +199,22 @@ def test_transitive_closure_cyclic_graph(engine):
     assert set(got) == expected == closure(set(edges))
     assert rec.loops and rec.loops[0][0] == "Path"
     assert rec.iterations[-1][2] == {"Path_new": 0}
-    # iterations count semi-naive steps; a runner may run several per counted check
-    # once a counted delta was small (all are, here), but the first step alone
-    k = getattr(engine, "steps_per_check", 1)
-    assert [it for _, it, _, _ in rec.iterations] == \
-        [1 + k * i for i in range(len(rec.iterations))]
+    # iterations count semi-naive steps, one per check in this plan's loop
+    assert [it for _, it, _, _ in rec.iterations] == list(range(1, len(rec.iterations) + 1))
+
+
+def test_loops_run_the_steps_per_check_the_plan_gives(engine):
+    """Several steps per check once a counted delta was small, the first one alone."""
+    plan = tc_plan()
+    loop = next(s for s in plan.statements if isinstance(s, Loop))
+    fused = dataclasses.replace(plan, statements=tuple(
+        dataclasses.replace(s, steps_per_check=3) if s is loop else s
+        for s in plan.statements))
+    rec = RecordingProgress()
+    chain = [(i, i + 1) for i in range(12)]
+    execute(fused, engine, {"Edge": chain}, progress=rec)
+    assert [it for _, it, _, _ in rec.iterations][:3] == [1, 4, 7]
+    assert set(fetch_relation(fused, engine, "Path")) == closure(set(chain))
 
 
 def test_transitive_closure_missing_input_is_empty(engine):

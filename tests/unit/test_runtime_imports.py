@@ -39,7 +39,7 @@ R(n, collatz(n), area(s), shout(w)) :- N(n, s, w).
 class _Recorder:
     """A runner that only records the UDFs it is given, wrapped as Spark wraps them."""
 
-    dialect = "spark"
+    engine = dialect = "spark"
 
     def __init__(self):
         self.udfs = {}

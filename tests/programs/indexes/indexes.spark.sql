@@ -10,7 +10,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Event__delta` AS
 SELECT
   *
 FROM `Event`;
--- repeat (stratum Event):
+-- repeat (stratum Event; 4 steps per check while every delta is below 10000 rows):
   -- Event: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW `Event__new` AS
   SELECT

@@ -3,66 +3,24 @@ CREATE OR REPLACE TEMPORARY VIEW "HasOut" AS
 SELECT DISTINCT
   "t1"."a"
 FROM "Link" AS "t1";
--- if the engine prefers few iterations and (SELECT COUNT(*) AS "edges", COUNT(DISTINCT "a") AS "sources" FROM "Link") has at most 1.5 edges per source:
---   -- Conn is a transitive closure: by doubling
-  -- Conn: non-recursive rules
-  CREATE OR REPLACE TEMPORARY VIEW "Conn" AS
+-- Conn: recursive query
+CREATE OR REPLACE TEMPORARY VIEW "Conn" AS
+WITH RECURSIVE "Conn__delta"("a", "b") AS (
   SELECT DISTINCT
     "t1"."a",
     "t1"."b"
-  FROM "Link" AS "t1";
-  -- Conn: first delta
-  CREATE OR REPLACE TEMPORARY VIEW "Conn__delta" AS
-  SELECT
-    *
-  FROM "Conn";
-  -- repeat (stratum Conn):
-    -- Conn: new facts of this iteration
-    CREATE OR REPLACE TEMPORARY VIEW "Conn__new" AS
-    SELECT
-      *
-    FROM (
-      SELECT DISTINCT
-        "t1"."a",
-        "t2"."b"
-      FROM "Conn__delta" AS "t1"
-      JOIN "Conn" AS "t2"
-        ON "t2"."a" = "t1"."b"
-      UNION
-      SELECT DISTINCT
-        "t1"."a",
-        "t2"."b"
-      FROM "Conn" AS "t1"
-      JOIN "Conn__delta" AS "t2"
-        ON "t2"."a" = "t1"."b"
-    ) AS variants
-    EXCEPT
-    SELECT
-      *
-    FROM "Conn";
-    -- Conn := Conn UNION ALL Conn__new
-    -- Conn__delta := Conn__new
-  -- until empty: Conn__new
--- else:
-  -- Conn: recursive query
-  CREATE OR REPLACE TEMPORARY VIEW "Conn" AS
-  WITH RECURSIVE "Conn__delta"("a", "b") AS (
-    SELECT DISTINCT
-      "t1"."a",
-      "t1"."b"
-    FROM "Link" AS "t1"
-    UNION
-    SELECT DISTINCT
-      "t1"."a",
-      "t2"."b"
-    FROM "Conn__delta" AS "t1"
-    JOIN "Link" AS "t2"
-      ON "t2"."a" = "t1"."b"
-  )
-  SELECT
-    *
-  FROM "Conn__delta";
--- end if
+  FROM "Link" AS "t1"
+  UNION
+  SELECT DISTINCT
+    "t1"."a",
+    "t2"."b"
+  FROM "Conn__delta" AS "t1"
+  JOIN "Link" AS "t2"
+    ON "t2"."a" = "t1"."b"
+)
+SELECT
+  *
+FROM "Conn__delta";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

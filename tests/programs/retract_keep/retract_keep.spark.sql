@@ -3,7 +3,7 @@ CREATE OR REPLACE TEMPORARY VIEW `HasOut` AS
 SELECT DISTINCT
   `t1`.`a`
 FROM `Link` AS `t1`;
--- if the engine prefers few iterations and (SELECT COUNT(*) AS `edges`, COUNT(DISTINCT `a`) AS `sources` FROM `Link`) has at most 1.5 edges per source:
+-- if (SELECT COUNT(*) AS `edges`, COUNT(DISTINCT `a`) AS `sources` FROM `Link`) has at most 1.5 edges per source:
 --   -- Conn is a transitive closure: by doubling
   -- Conn: non-recursive rules
   CREATE OR REPLACE TEMPORARY VIEW `Conn` AS
@@ -16,7 +16,7 @@ FROM `Link` AS `t1`;
   SELECT
     *
   FROM `Conn`;
-  -- repeat (stratum Conn):
+  -- repeat (stratum Conn; 4 steps per check while every delta is below 10000 rows):
     -- Conn: new facts of this iteration
     CREATE OR REPLACE TEMPORARY VIEW `Conn__new` AS
     SELECT

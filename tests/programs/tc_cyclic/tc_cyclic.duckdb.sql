@@ -36,66 +36,24 @@ FROM "Reach2";
   -- Reach2 := Reach2 UNION ALL Reach2__new
   -- Reach2__delta := Reach2__new
 -- until empty: Reach2__new
--- if the engine prefers few iterations and (SELECT COUNT(*) AS "edges", COUNT(DISTINCT "a") AS "sources" FROM "Edge") has at most 1.5 edges per source:
---   -- Reach is a transitive closure: by doubling
-  -- Reach: non-recursive rules
-  CREATE OR REPLACE TEMPORARY VIEW "Reach" AS
+-- Reach: recursive query
+CREATE OR REPLACE TEMPORARY VIEW "Reach" AS
+WITH RECURSIVE "Reach__delta"("a", "b") AS (
   SELECT DISTINCT
     "t1"."a",
     "t1"."b"
-  FROM "Edge" AS "t1";
-  -- Reach: first delta
-  CREATE OR REPLACE TEMPORARY VIEW "Reach__delta" AS
-  SELECT
-    *
-  FROM "Reach";
-  -- repeat (stratum Reach):
-    -- Reach: new facts of this iteration
-    CREATE OR REPLACE TEMPORARY VIEW "Reach__new" AS
-    SELECT
-      *
-    FROM (
-      SELECT DISTINCT
-        "t1"."a",
-        "t2"."b"
-      FROM "Reach__delta" AS "t1"
-      JOIN "Reach" AS "t2"
-        ON "t2"."a" = "t1"."b"
-      UNION
-      SELECT DISTINCT
-        "t1"."a",
-        "t2"."b"
-      FROM "Reach" AS "t1"
-      JOIN "Reach__delta" AS "t2"
-        ON "t2"."a" = "t1"."b"
-    ) AS variants
-    EXCEPT
-    SELECT
-      *
-    FROM "Reach";
-    -- Reach := Reach UNION ALL Reach__new
-    -- Reach__delta := Reach__new
-  -- until empty: Reach__new
--- else:
-  -- Reach: recursive query
-  CREATE OR REPLACE TEMPORARY VIEW "Reach" AS
-  WITH RECURSIVE "Reach__delta"("a", "b") AS (
-    SELECT DISTINCT
-      "t1"."a",
-      "t1"."b"
-    FROM "Edge" AS "t1"
-    UNION
-    SELECT DISTINCT
-      "t1"."a",
-      "t2"."b"
-    FROM "Reach__delta" AS "t1"
-    JOIN "Edge" AS "t2"
-      ON "t2"."a" = "t1"."b"
-  )
-  SELECT
-    *
-  FROM "Reach__delta";
--- end if
+  FROM "Edge" AS "t1"
+  UNION
+  SELECT DISTINCT
+    "t1"."a",
+    "t2"."b"
+  FROM "Reach__delta" AS "t1"
+  JOIN "Edge" AS "t2"
+    ON "t2"."a" = "t1"."b"
+)
+SELECT
+  *
+FROM "Reach__delta";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

@@ -51,7 +51,7 @@ FROM `Reach2`;
   -- Reach2 := Reach2 UNION ALL Reach2__new
   -- Reach2__delta := Reach2__new
 -- until empty: Reach2__new
--- if the engine prefers few iterations and (SELECT COUNT(*) AS `edges`, COUNT(DISTINCT `a`) AS `sources` FROM `Edge`) has at most 1.5 edges per source:
+-- if (SELECT COUNT(*) AS `edges`, COUNT(DISTINCT `a`) AS `sources` FROM `Edge`) has at most 1.5 edges per source:
 --   -- Reach is a transitive closure: by doubling
   -- Reach: non-recursive rules
   CREATE OR REPLACE TEMPORARY VIEW `Reach` AS
@@ -64,7 +64,7 @@ FROM `Reach2`;
   SELECT
     *
   FROM `Reach`;
-  -- repeat (stratum Reach):
+  -- repeat (stratum Reach; 4 steps per check while every delta is below 10000 rows):
     -- Reach: new facts of this iteration
     CREATE OR REPLACE TEMPORARY VIEW `Reach__new` AS
     SELECT

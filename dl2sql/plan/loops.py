@@ -1,0 +1,196 @@
+"""Loop planning: how each recursive stratum is evaluated on an engine, decided in one
+pass over the plan from the engine's :class:`LoopPolicy`.
+
+A :class:`~dl2sql.plan.nodes.Fixpoint` becomes, by the policy:
+
+- one recursive query (:class:`~dl2sql.plan.nodes.RecursiveUnion`) where the engine's
+  recursive union deduplicates (DuckDB) and the stratum is one linear relation;
+- else a semi-naive :class:`~dl2sql.plan.nodes.Loop`: a first step from the
+  non-recursive rules, then per iteration the new facts of every variant that reads
+  one recursive source from its delta, appended to the relation and made the next
+  delta. On a partitioning engine (Spark) every table of the loop is kept
+  hash-partitioned on a key (:mod:`dl2sql.plan.partitioning`) and each variant's
+  rows are distributed on it before they are deduplicated;
+- for a transitive closure on an engine that pays much per iteration, a
+  :class:`~dl2sql.plan.nodes.Choose` between that loop and the doubling rule's
+  (:mod:`dl2sql.passes.doubling`), decided at run time by the graph's shape.
+
+The policy also sets how many loop bodies run per termination test (one Spark job runs
+them all). Every choice shows in ``dl2sql compile --emit plan``; runners execute the
+result and decide nothing. A new loop optimisation belongs here, with its test in
+``tests/unit/test_loops.py``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional
+
+from dl2sql.passes.stratify import Stratum
+from dl2sql.plan.build import relation_table, table_name
+from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Fixpoint, Loop,
+                               Materialize, Plan, Rename, Rows, Scan, Subtract, Table, Union,
+                               RecursiveUnion)
+from dl2sql.plan.partitioning import partition_keys
+from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
+from dl2sql.types.model import TSigned, TypeEnv
+
+
+# Doubling pays when paths are long and thin: with at most this many edges per source
+# on average (chains, near-functional graphs) each path extends in few ways.
+MAX_DOUBLING_DEGREE = 1.5
+
+
+@dataclass(frozen=True)
+class LoopPolicy:
+    """How an engine wants recursive strata evaluated (one per engine, in
+    :data:`dl2sql.engines.ENGINES`).
+
+    ``recursive_union``: a linear recursive relation becomes one recursive query (the
+    engine's ``WITH RECURSIVE ... UNION`` removes duplicates against every earlier row).
+    ``partitioned``: loop tables carry partition keys and variants distribute their
+    rows on them. ``steps_per_check`` bodies run per termination test while every delta
+    counted so far is below ``fuse_below_rows`` rows; loops whose tables are kept
+    partitioned run one (a step there is one job already) unless ``fuse_partitioned``.
+    ``closure_by_doubling``: transitive closures may be evaluated by doubling."""
+
+    recursive_union: bool = False
+    partitioned: bool = False
+    steps_per_check: int = 1
+    fuse_below_rows: float = float("inf")
+    fuse_partitioned: bool = False
+    closure_by_doubling: bool = False
+
+
+@dataclass(frozen=True)
+class Program:
+    """What loop planning reads of a compiled program."""
+
+    strata: list[Stratum]
+    blocks: dict[str, list[Block]]
+    layouts: dict[str, RelationLayout]
+    closures: dict  # relation -> (Closure, blocks of its doubled rule)
+    env: TypeEnv
+
+
+def plan_loops(plan: Plan, program: Program, policy: LoopPolicy) -> Plan:
+    """``plan`` with every :class:`Fixpoint` planned by ``policy``, and the partition
+    keys it chose on every table of the keyed relations."""
+    keys: dict[str, tuple[str, ...]] = {}
+    if policy.partitioned:
+        keys = partition_keys(program.strata, program.blocks, {
+            rel: dict(layout.columns) for rel, layout in program.layouts.items()}, program.env)
+    planner = _Planner(program, policy, keys)
+    statements = []
+    for s in plan.statements:
+        if isinstance(s, Fixpoint):
+            statements += planner.fixpoint(s)
+        else:
+            statements.append(_keyed(s, keys))
+    return dataclasses.replace(
+        plan, inputs=tuple(_table(t, keys) for t in plan.inputs),
+        statements=tuple(statements),
+        relations={r: _table(t, keys) for r, t in plan.relations.items()})
+
+
+def _table(t: Table, keys: dict) -> Table:
+    key = keys.get(t.relation, ())
+    return t if key == t.partition_by else dataclasses.replace(t, partition_by=key)
+
+
+def _keyed(s, keys: dict):
+    if isinstance(s, Materialize):
+        return dataclasses.replace(s, target=_table(s.target, keys))
+    return s
+
+
+class _Planner:
+    def __init__(self, program: Program, policy: LoopPolicy, keys: dict):
+        self.p, self.policy, self.keys = program, policy, keys
+
+    def table(self, rel: str, version: str = "full", keys: Optional[dict] = None) -> Table:
+        return relation_table(self.p.layouts, rel, version, self.keys if keys is None else keys)
+
+    def fixpoint(self, f: Fixpoint) -> list:
+        rel = f.relations[0]
+        if self.policy.closure_by_doubling and rel in self.p.closures:
+            return [self._closure(f, *self.p.closures[rel])]
+        return self._recursive(f, self.p.blocks, self.keys)
+
+    def _closure(self, f: Fixpoint, closure, doubled_blocks) -> Choose:
+        """Both evaluations of a transitive closure, chosen at run time."""
+        rel = f.relations[0]
+        base = [b for b in self.p.blocks.get(rel, [])
+                if all(src.relation != rel for src in b.sources)]
+        doubled = dict(self.p.blocks)
+        doubled[rel] = base + list(doubled_blocks)
+        count = TSigned(64)
+        probe = Table(table_name(rel, "probe"), (Column("edges", count),
+                                                 Column("sources", count)), (), rel)
+        # Doubling joins the relation with itself on both of its columns, which no one
+        # key serves; partitioned, it measured slower (1000-chain: 44.0 s against 37.7 s),
+        # so that branch's tables of the relation carry no key.
+        unkeyed = {r: k for r, k in self.keys.items() if r != rel}
+        return Choose(probe, EdgeProbe(table_name(closure.edge), closure.edge_source),
+                      MAX_DOUBLING_DEGREE, tuple(self._recursive(f, doubled, unkeyed)),
+                      tuple(self._recursive(f, self.p.blocks, self.keys)), rel)
+
+    def _recursive_union(self, f: Fixpoint, blocks) -> Optional[Materialize]:
+        """A linear recursive relation as one recursive query, where the policy has it."""
+        if not self.policy.recursive_union or len(f.relations) != 1:
+            return None
+        rel = f.relations[0]
+        mine = blocks.get(rel, [])
+        if any(sum(src.relation == rel for src in b.sources) > 1 for b in mine) or \
+                any(aj.source.relation == rel for b in mine for aj in getattr(b, "antijoins", ())):
+            return None
+        base = tuple(Rows(b) for b in mine if all(src.relation != rel for src in b.sources))
+        steps = tuple(Rows(b.with_delta(i)) for b in mine
+                      for i, src in enumerate(b.sources) if src.relation == rel)
+        if not base or not steps:
+            return None
+        query = RecursiveUnion(rel, table_name(rel, "delta"), base, steps)
+        return Materialize(self.table(rel), query, comment=f"{rel}: recursive query")
+
+    def _recursive(self, f: Fixpoint, blocks, keys: dict) -> list:
+        single = self._recursive_union(f, blocks)
+        if single is not None:
+            return [single]
+        members = set(f.relations)
+        init, body = [], []
+        for rel in f.relations:
+            base = tuple(Rows(b) for b in blocks.get(rel, [])
+                         if not any(src.relation in members for src in b.sources))
+            init.append(Materialize(self.table(rel, keys=keys), Union(rel, base),
+                                    comment=f"{rel}: non-recursive rules"))
+            init.append(Materialize(self.table(rel, "delta", keys), Scan(table_name(rel)),
+                                    comment=f"{rel}: first delta"))
+        for rel in f.relations:
+            variants = []
+            for b in blocks.get(rel, []):
+                for i, src in enumerate(b.sources):
+                    if src.relation in members:
+                        variants.append(self._variant(b.with_delta(i), keys))
+            columns = tuple(n for n, _ in self.p.layouts[rel].columns)
+            query = Subtract(Union(rel, tuple(variants)), table_name(rel), columns)
+            body.append(Materialize(self.table(rel, "new", keys), query, count=True,
+                                    comment=f"{rel}: new facts of this iteration"))
+        for rel in f.relations:
+            body.append(Append(self.table(rel, keys=keys), self.table(rel, "new", keys)))
+            body.append(Rename(self.table(rel, "delta", keys), self.table(rel, "new", keys)))
+        until = tuple(table_name(r, "new") for r in f.relations)
+        partitioned = any(isinstance(s, Materialize) and s.target.partition_by for s in body)
+        fused = not partitioned or self.policy.fuse_partitioned
+        steps = self.policy.steps_per_check if fused else 1
+        loop = Loop(tuple(body), until, ", ".join(f.relations), steps_per_check=steps,
+                    fuse_below_rows=self.policy.fuse_below_rows if steps > 1 else float("inf"))
+        return init + [loop]
+
+    @staticmethod
+    def _variant(b: Block, keys: dict):
+        """A semi-naive variant's rows, distributed on the relation's partition key
+        where it has one."""
+        key = keys.get(b.relation)
+        if key and not isinstance(b, GroupBlock):
+            return Distribute(Rows(b), key)
+        return Rows(b)

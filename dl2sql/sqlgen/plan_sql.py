@@ -1,0 +1,92 @@
+"""A plan's queries as SQL for one dialect: the same statements, each query a sqlglot
+tree and each column a SQL type, and the Python UDFs the queries call."""
+from __future__ import annotations
+
+import dataclasses
+
+from sqlglot import exp
+
+from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Loop,
+                               Materialize, Plan, RecursiveUnion, Rename, Rows, Scan,
+                               Subtract, Table, Union)
+from dl2sql.plan.build import table_name
+from dl2sql.ra.nodes import GroupBlock, RelationLayout, Source
+from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all_distinct
+from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.trees import select_all, table
+from dl2sql.sqlgen.types import sql_type
+
+
+def plan_sql(plan: Plan, layouts: dict[str, RelationLayout], ec: ExprCompiler) -> Plan:
+    """``plan`` with SQL queries and column types for ``ec``'s dialect, and
+    ``functions`` the UDFs they call (named in the order the queries first call them)."""
+    lowering = _Lowering(layouts, ec)
+    statements = tuple(lowering.statement(s) for s in plan.statements)
+    return dataclasses.replace(
+        plan, inputs=tuple(lowering.table(t) for t in plan.inputs), statements=statements,
+        relations={r: lowering.table(t) for r, t in plan.relations.items()},
+        functions=tuple(ec.udfs.values()))
+
+
+class _Lowering:
+    def __init__(self, layouts: dict[str, RelationLayout], ec: ExprCompiler):
+        self.layouts, self.ec = layouts, ec
+
+    def table(self, t: Table) -> Table:
+        cols = tuple(Column(c.name, sql_type(c.type, self.ec.env)) for c in t.columns)
+        return dataclasses.replace(t, columns=cols)
+
+    def statement(self, s):
+        if isinstance(s, Materialize):
+            return dataclasses.replace(s, target=self.table(s.target), query=self.query(s.query))
+        if isinstance(s, (Append, Rename)):
+            return dataclasses.replace(s, target=self.table(s.target),
+                                       source=self.table(s.source))
+        if isinstance(s, Loop):
+            return dataclasses.replace(s, body=tuple(self.statement(x) for x in s.body))
+        if isinstance(s, Choose):
+            return dataclasses.replace(
+                s, probe=self.table(s.probe), probe_query=self.query(s.probe_query),
+                doubling=tuple(self.statement(x) for x in s.doubling),
+                linear=tuple(self.statement(x) for x in s.linear))
+        raise TypeError(f"not a plan statement after loop planning: {s!r}")
+
+    def query(self, q) -> exp.Expression:
+        if isinstance(q, Rows):
+            return self.rows(q.block)
+        if isinstance(q, Scan):
+            return select_all(q.table)
+        if isinstance(q, Union):
+            if not q.parts:
+                return empty_select(self.layouts[q.relation], self.ec)
+            return union_all_distinct([self.query(x) for x in q.parts])
+        if isinstance(q, Distribute):
+            return self.ec.dialect.distribute(self.query(q.query), list(q.keys))
+        if isinstance(q, Subtract):
+            union = self.query(q.query)
+            if isinstance(q.query, Union) and len(q.query.parts) > 1:
+                union = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+                    this=union, alias=exp.TableAlias(this=exp.to_identifier("variants"))))
+            return self.ec.dialect.difference(union, q.table, list(q.columns))
+        if isinstance(q, RecursiveUnion):
+            body = union_all_distinct([self.query(x) for x in q.base + q.steps])
+            columns = [exp.to_identifier(n, quoted=True)
+                       for n, _ in self.layouts[q.relation].columns]
+            return select_all(q.name).with_(
+                exp.TableAlias(this=exp.to_identifier(q.name, quoted=True), columns=columns),
+                as_=body, recursive=True)
+        if isinstance(q, EdgeProbe):
+            src = exp.column(q.source, quoted=True)
+            return exp.Select(expressions=[
+                exp.alias_(exp.Count(this=exp.Star()), "edges", quoted=True),
+                exp.alias_(exp.Count(this=exp.Distinct(expressions=[src])), "sources",
+                           quoted=True)]).from_(table(q.table))
+        raise TypeError(f"not a plan query: {q!r}")
+
+    def rows(self, b) -> exp.Expression:
+        def table_of(src: Source) -> str:
+            return table_name(src.relation, src.version)
+        self.ec.rule_span = b.span  # names the rule in a UDF's failure messages
+        if isinstance(b, GroupBlock):
+            return group_select(b, self.layouts[b.relation], table_of, self.ec)
+        return block_select(b, self.layouts[b.relation], table_of, self.ec)

@@ -1,0 +1,84 @@
+"""Loop planning (dl2sql.plan.loops): each engine's policy decides, in the plan, how a
+recursive stratum is evaluated; runners only execute what the plan says."""
+from __future__ import annotations
+
+import dataclasses
+
+from dl2sql.compiler import compile_source
+from dl2sql.compiler.emit import emit
+from dl2sql.engines import ENGINES
+from dl2sql.plan.loops import LoopPolicy
+from dl2sql.plan.nodes import Choose, Distribute, Fixpoint, Loop, Materialize, RecursiveUnion
+
+TC = """
+input relation Edge(x: s64, y: s64)
+output relation Path(x: s64, y: s64)
+Path(x, y) :- Edge(x, y).
+Path(x, z) :- Path(x, y), Edge(y, z).
+"""
+NON_LINEAR = TC.replace("Path(x, y), Edge(y, z)", "Path(x, y), Path(y, z)")
+
+
+def _statements(source: str, engine: str, policy=None) -> list:
+    return list(compile_source(source).engine_stage(engine, "loops", policy).statements)
+
+
+def _walk(stmts):
+    for s in stmts:
+        yield s
+        if isinstance(s, Loop):
+            yield from _walk(s.body)
+        if isinstance(s, Choose):
+            yield from _walk(s.doubling + s.linear)
+
+
+def test_the_plan_before_loop_planning_has_fixpoints_and_no_sql():
+    plan = compile_source(TC).plan
+    assert [s for s in plan.statements if isinstance(s, Fixpoint)] == [Fixpoint(("Path",))]
+    assert all(not hasattr(s.query, "sql") for s in plan.statements
+               if isinstance(s, Materialize))
+
+
+def test_duckdb_evaluates_a_linear_relation_as_one_recursive_query():
+    stmts = list(_walk(_statements(TC, "duckdb")))
+    assert any(isinstance(s, Materialize) and isinstance(s.query, RecursiveUnion)
+               for s in stmts)
+    assert not any(isinstance(s, (Loop, Choose)) for s in stmts)
+    # a non-linear one loops, one step per check, nothing partitioned
+    loops = [s for s in _walk(_statements(NON_LINEAR, "duckdb")) if isinstance(s, Loop)]
+    assert [(l.steps_per_check, l.fuse_below_rows) for l in loops] == [(1, float("inf"))]
+
+
+def test_spark_chooses_doubling_partitions_and_fuses_as_its_policy_says():
+    (choose,) = [s for s in _statements(TC, "spark") if isinstance(s, Choose)]
+    (linear,) = [s for s in choose.linear if isinstance(s, Loop)]
+    (doubling,) = [s for s in choose.doubling if isinstance(s, Loop)]
+    policy = ENGINES["spark"].loops
+    # the linear loop's tables are partitioned: one step per check, variants distributed
+    assert linear.steps_per_check == 1
+    new = next(s for s in linear.body if isinstance(s, Materialize))
+    assert new.target.partition_by == ("y",)
+    assert isinstance(new.query.query.parts[0], Distribute)
+    # the doubling loop's are not: several steps per check while deltas are small
+    assert (doubling.steps_per_check, doubling.fuse_below_rows) == \
+        (policy.steps_per_check, policy.fuse_below_rows)
+    assert all(not s.target.partition_by for s in doubling.body if isinstance(s, Materialize))
+
+
+def test_a_policy_is_one_value_and_changes_only_the_plan():
+    plain = LoopPolicy()
+    stmts = list(_walk(_statements(TC, "spark", plain)))
+    assert not any(isinstance(s, Choose) for s in stmts)
+    assert all(not s.target.partition_by for s in stmts if isinstance(s, Materialize))
+    fused = dataclasses.replace(ENGINES["spark"].loops, closure_by_doubling=False,
+                                fuse_partitioned=True)
+    (loop,) = [s for s in _walk(_statements(TC, "spark", fused)) if isinstance(s, Loop)]
+    assert loop.steps_per_check == fused.steps_per_check
+
+
+def test_emit_plan_shows_the_choices():
+    program = compile_source(TC)
+    spark, duckdb = emit(program, "plan", "spark"), emit(program, "plan", "duckdb")
+    assert "[partitioned by y]" in spark and "rows per distinct x (long thin paths)" in spark
+    assert "4 steps per check while every delta is below 10000 rows" in spark
+    assert "Path := Path: recursive query" in duckdb and "repeat" not in duckdb
