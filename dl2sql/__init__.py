@@ -34,6 +34,7 @@ def __getattr__(name: str):
 def load_ipython_extension(ipython) -> None:
     """``%load_ext dl2sql``: the ``%%datalog`` cell magic (see :mod:`dl2sql.api.notebook`),
     imported only now so that the package never needs IPython."""
+    # deferred: the notebook module needs IPython, which dl2sql does not require
     from dl2sql.api.notebook import load_ipython_extension as load
 
     load(ipython)

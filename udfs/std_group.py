@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Callable
 
 from dl2sql.runtime.ops import ddlog_equal
-from dl2sql.types.model import MAP, SET, TNamed
-from dl2sql.runtime.values import GroupValue, Record
+from dl2sql.runtime.ops import wrap
 from dl2sql.runtime.order import normalize
+from dl2sql.runtime.values import GroupValue, Record
+from dl2sql.types.model import MAP, SET, TNamed
 from dl2sql.udfs.std_base import Ctx, typed
 
 
@@ -59,8 +60,6 @@ def _unzip(ctx: Ctx, g: GroupValue) -> tuple:
 
 def _sum_of(ctx: Ctx, g: GroupValue, f) -> object:
     """``group::sum_of``: the sum of ``f`` over the elements, wrapped to its type."""
-    from dl2sql.runtime.ops import wrap
-
     total = sum(f(x) for x in g.items)
     t = ctx.targs[-1]
     return total if isinstance(total, float) else wrap(t, total)

@@ -1,10 +1,19 @@
 """Running a compiled program on a runner with runtime values in and out."""
 from __future__ import annotations
 
+import io
+
 from dl2sql.compiler import CompiledProgram
+from dl2sql.diagnostics import Diagnostics
 from dl2sql.plan.interpret import execute
+from dl2sql.replay.session import replay
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runtime.convert import record_to_row, row_to_record
+from dl2sql.runtime.udf import Udf
+from dl2sql.sqlgen.types import sql_type
+from dl2sql.types.check_functions import calls_in
+from dl2sql.udfs import interpreter
+from dl2sql.udfs.std import STD
 
 
 class Evaluator:
@@ -28,9 +37,6 @@ class Evaluator:
         """Register the plan's Python UDFs on the runner (once per runner)."""
         if not plan.functions:
             return
-        from dl2sql.udfs import interpreter
-        from dl2sql.runtime.udf import Udf
-        from dl2sql.sqlgen.types import sql_type
 
         env = self.type_env
         functions = dict(self.program.functions)
@@ -99,10 +105,6 @@ def replay_program(program: CompiledProgram, runner, commands: str, *,
                    externs: dict | None = None):
     """Replay DDlog ``commands`` against ``program`` on ``runner``; returns
     ``(exit code, stdout text, stderr text)``."""
-    import io
-
-    from dl2sql.replay.session import replay
-
     out, err = io.StringIO(), io.StringIO()
     code = replay(Evaluator(program, runner, externs=externs), commands, out, err,
                   init_snapshot=init_snapshot, filename=filename)
@@ -112,10 +114,6 @@ def replay_program(program: CompiledProgram, runner, commands: str, *,
 def bind_externs(program: CompiledProgram, externs: dict) -> dict:
     """Map the user's Python callables to the extern functions the program calls, by
     qualified or plain name; a missing one is a located error."""
-    from dl2sql.diagnostics import Diagnostics
-    from dl2sql.types.check_functions import calls_in
-    from dl2sql.udfs.std import STD
-
     bound, diags = {}, Diagnostics()
     called = {c.func for r in program.rules for c in calls_in(r)}
     called |= {c.func for f in program.functions.values() for c in calls_in(f.body)}

@@ -21,6 +21,13 @@ import sys
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from dl2sql.api.program import Program
+from dl2sql.compiler import compile_source
+from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure, user_error_text
+from dl2sql.diagnostics import InputError
+from dl2sql.runner.spark_session import get_spark
+from dl2sql.runner.spark_session import without_pandas_warning
+
 # The file name diagnostics show for the cell: `<cell>:3:5: error: ...`.
 CELL_FILE = "<cell>"
 
@@ -60,18 +67,14 @@ def run_cell(shell, args, cell: str) -> None:
     :class:`~dl2sql.diagnostics.RuntimeFailure`) are printed to stderr and the output
     variable is left as it was: a traceback through dl2sql's internals says nothing
     about the user's program."""
-    from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure, user_error_text
-
     ns = shell.user_ns
     try:
         program = compile_cell(cell, ns)
         spark = con = None
         if args.engine == "spark":
-            from dl2sql.runner.spark_session import get_spark
-
             spark = get_spark()  # the notebook's active session, else one of dl2sql's
         else:
-            import duckdb
+            import duckdb  # deferred: DuckDB loads only when it runs
 
             # one connection per cell: its outputs stay readable as long as the user
             # holds them (a relation keeps its connection alive)
@@ -95,9 +98,6 @@ def compile_cell(cell: str, ns: dict):
     ``extern function``s declared in the cell are bound to the callables of the same
     name in the namespace ``ns`` (only those: a user's variable must not replace a
     function of dl2sql's standard library)."""
-    from dl2sql.api.program import Program
-    from dl2sql.compiler import compile_source
-
     # dl2sql.compile() names every text "<source>"; compile_source takes the name
     compiled = compile_source(cell, CELL_FILE)
     externs = {name: ns[name] for name in _EXTERN.findall(cell)
@@ -107,8 +107,6 @@ def compile_cell(cell: str, ns: dict):
 
 def _input(spec: str, ns: dict):
     """``REL=NAME`` as (REL, the variable NAME's value, else the string NAME)."""
-    from dl2sql.diagnostics import InputError
-
     rel, sep, name = spec.partition("=")
     rel, name = rel.strip(), name.strip()
     if not sep or not rel or not name:
@@ -129,8 +127,6 @@ def _is_pandas_frame(value) -> bool:
 def _for_engine(value, engine: str, spark):
     """``value`` in a form the engine's inputs accept: a notebook often holds a Spark
     DataFrame when running on DuckDB, or a pandas one when running on Spark."""
-    from dl2sql.runner.spark_session import without_pandas_warning
-
     # PySpark's warning about the pandas version concerns a conversion the user did
     # not write; dl2sql's own conversions mute it too
     if engine == "duckdb" and _is_spark_frame(value):

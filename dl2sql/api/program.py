@@ -18,10 +18,18 @@ import weakref
 from pathlib import Path
 from typing import Optional
 
+from sqlglot import exp
+
+from dl2sql.api.evaluate import Evaluator
+from dl2sql.api.evaluate import bind_externs
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
+from dl2sql.compiler.emit import create_view
 from dl2sql.diagnostics import InputError, suggest
 from dl2sql.engines import Settings, engine_of
 from dl2sql.engines import engine as get_engine
+from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
+from dl2sql.runtime.convert import to_sql
+from dl2sql.sqlgen.trees import select_all, table
 
 
 def compile(source_or_path, extern: Optional[dict] = None, lib_dirs=(),
@@ -45,8 +53,6 @@ class Program:
     """A compiled program: its relations, its SQL, and runs on Spark or DuckDB."""
 
     def __init__(self, compiled: CompiledProgram, extern: dict):
-        from dl2sql.api.evaluate import bind_externs
-
         self.compiled = compiled
         self.extern = extern
         bind_externs(compiled, extern)  # a missing binding is an error now, not at run
@@ -71,12 +77,6 @@ class Program:
     def sql(self, dialect: str = "spark") -> list[str]:
         """The SQL statements of the plan for ``dialect`` ("spark" or "duckdb"), in
         order; the loop of a recursive stratum appears once, its body inline."""
-        from sqlglot import exp
-
-        from dl2sql.compiler.emit import create_view
-        from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
-        from dl2sql.sqlgen.trees import select_all, table
-
         plan = self.compiled.plan_for(dialect)
         out: list[str] = []
 
@@ -175,8 +175,6 @@ class Program:
         return views
 
     def _evaluate(self, runner, inputs: dict, progress) -> None:
-        from dl2sql.api.evaluate import Evaluator
-
         bound = self.bind_inputs(inputs, runner.engine)
         self.last_runner = runner  # also when the run fails: what it holds is closed later
         # outputs computed now: errors surface in this call, and the caller's later
@@ -234,8 +232,6 @@ class RowsInput:
 
     def load_into(self, runner, table) -> None:
         """Convert the rows to the table's columns and load them."""
-        from dl2sql.runtime.convert import to_sql
-
         env = self.compiled.type_env
         columns = self.compiled.layouts[self.relation].columns
         out = []

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
+import inspect
 import sys
 import warnings
 from typing import Optional
 
+from dl2sql.api.evaluate import Evaluator
+from dl2sql.api.evaluate import replay_program
+from dl2sql.cli.run_command import run_files
+from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
-from dl2sql.engines import ENGINES, ORACLE, Settings
-from dl2sql.engines import engine as get_engine
-from dl2sql.sqlgen.dialects import DIALECTS
+from dl2sql.compiler.emit import emit
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 user_error_text)
+from dl2sql.engines import ENGINES, ORACLE, Settings
+from dl2sql.engines import engine as get_engine
+from dl2sql.replay.session import replay
+from dl2sql.sqlgen.dialects import DIALECTS
 
 
 
@@ -153,25 +161,18 @@ def _main(args) -> int:
 
 
 def _dispatch(args) -> int:
-    from dl2sql.compiler import compile_file
-
     program = compile_file(args.program, tuple(args.lib_dirs),
                            args.output_internal_relations)
     if args.command == "compile":
-        from dl2sql.compiler.emit import emit
-
         sys.stdout.write(emit(program, args.emit, args.dialect, args.internal))
         return 0
     if args.command == "run":
-        from dl2sql.cli.run_command import run_files
-
         return run_files(program, args, load_externs(args.externs), sys.stdout, sys.stderr)
     commands, name = _read_commands(args)
     externs = load_externs(args.externs)
     if args.command == "replay":
         return _replay(program, args.engine, args, commands, name,
                        not args.no_init_snapshot, sys.stdout, sys.stderr, externs)
-    from dl2sql.api.evaluate import replay_program
 
     outputs = {}
     for engine in ENGINES:
@@ -196,8 +197,6 @@ def load_externs(path: Optional[str]) -> dict:
     """The functions defined in Python file ``path``, by name."""
     if not path:
         return {}
-    import importlib.util
-    import inspect
 
     spec = importlib.util.spec_from_file_location("dl2sql_user_externs", path)
     if spec is None or spec.loader is None:
@@ -215,9 +214,6 @@ def load_externs(path: Optional[str]) -> dict:
 
 def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
-    from dl2sql.api.evaluate import Evaluator
-    from dl2sql.replay.session import replay
-
     runner = make_runner(engine, args)
     try:
         return replay(Evaluator(program, runner, externs=externs), commands, out, err,

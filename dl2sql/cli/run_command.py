@@ -7,6 +7,7 @@ import warnings
 from typing import TextIO
 
 from dl2sql.api.program import Program
+from dl2sql.compiler.emit import emit
 from dl2sql.diagnostics import Dl2sqlWarning
 from dl2sql.io.files import (check_output_format, file_stem, input_files, unnamed_inputs,
                              write_outputs)
@@ -62,8 +63,6 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
 
 def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
     """Strata, plan and per-iteration row counts of the last run."""
-    from dl2sql.compiler.emit import emit
-
     compiled = program.compiled
     out.write("== strata\n")
     out.write(emit(compiled, "strata", program.last_runner.dialect))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
+from dl2sql.types.model import TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString
 
 FORMATS = ("csv", "json", "parquet")
 _EXTENSIONS = {".csv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
@@ -57,8 +58,6 @@ def input_files(program, directory: str) -> dict[str, str]:
 
 def require_scalar(program, relation: str, where: str) -> None:
     """CSV holds only relations whose columns are numbers, strings or booleans."""
-    from dl2sql.types.model import TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString
-
     scalar = (TBool, TString, TBit, TSigned, TBigInt, TFloat, TDouble)
     for name, t in program.compiled.layouts[relation].columns:
         if not isinstance(t, scalar):

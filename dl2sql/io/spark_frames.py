@@ -16,14 +16,17 @@ from pathlib import Path
 from dl2sql.diagnostics import InputError, first_line, root_cause
 from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
+from dl2sql.runner.spark_types import schema_ddl
+from dl2sql.sqlgen.canonical import input_failure
+from dl2sql.sqlgen.canonical import input_projection
+from dl2sql.sqlgen.dialects import SPARK
+from dl2sql.sqlgen.text_columns import csv_projection
 
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
 
 
 def expected_schema(spark, table: Table):
     """The Spark StructType of ``table`` (no job runs)."""
-    from dl2sql.runner.spark_types import schema_ddl
-
     return spark.createDataFrame([], schema=schema_ddl(table)).schema
 
 
@@ -51,6 +54,7 @@ def _widens(found, expected) -> bool:
 
 def _nullable(t):
     """``t`` with every nested field nullable (a cast cannot add NOT NULL)."""
+    # deferred: PySpark loads only when Spark runs
     from pyspark.sql.types import ArrayType, StructField, StructType
 
     if isinstance(t, StructType):
@@ -63,7 +67,7 @@ def _nullable(t):
 def conform(relation: str, df, expected, declared: dict | None = None):
     """``df`` with exactly the expected columns, cast where lossless; raises
     InputError naming what does not fit, with each column's ``declared`` DDlog type."""
-    from pyspark.sql.functions import col
+    from pyspark.sql.functions import col  # deferred: PySpark loads only when Spark runs
 
     declared = declared or {}
     found = {f.name: f.dataType for f in df.schema.fields}
@@ -103,9 +107,6 @@ class SparkInput:
         """The source as a DataFrame with the table's schema, its values in canonical
         form (:mod:`dl2sql.sqlgen.canonical`; a value with none fails the first job
         that reads it)."""
-        from dl2sql.sqlgen.canonical import input_projection
-        from dl2sql.sqlgen.dialects import SPARK
-
         expected = expected_schema(spark, table)
         src = self.source
         if isinstance(src, str) and _is_csv(src):
@@ -122,8 +123,6 @@ class SparkInput:
 
     def load_into(self, runner, table: Table) -> None:
         """Hold the source as ``table`` in a Spark runner (checkpointed, no collect)."""
-        from dl2sql.sqlgen.canonical import input_failure
-
         df = self.dataframe(runner.spark, table)
         try:
             runner.load_dataframe(table, df)
@@ -184,10 +183,8 @@ def read_csv(spark, relation: str, path: str, columns, env):
     then every field read as text and checked as it is converted
     (:mod:`dl2sql.sqlgen.text_columns`); nothing runs before the first action but the
     read of the header."""
+    # deferred: PySpark loads only when Spark runs
     from pyspark.sql.types import StringType, StructField, StructType
-
-    from dl2sql.sqlgen.dialects import SPARK
-    from dl2sql.sqlgen.text_columns import csv_projection
 
     reader = spark.read.options(**CSV_OPTIONS)
     try:

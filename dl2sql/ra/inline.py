@@ -14,6 +14,7 @@ import dataclasses
 
 from dl2sql.ra.patterns import conjunction, field_of, match_pattern, tuple_item
 from dl2sql.types import typed as T
+from dl2sql.types.check_functions import calls_in
 from dl2sql.types.model import UNIT, TNamed, TypeEnv
 
 _EFFECTS = (T.TAssign, T.TReturn, T.TLet, T.TBreak, T.TContinue, T.TFor)
@@ -172,8 +173,6 @@ class Inliner:
         """Whether function instance ``key`` can call itself (then it is not inlined:
         the interpreter runs the whole call)."""
         if not hasattr(self, "_recursive"):
-            from dl2sql.types.check_functions import calls_in
-
             graph = {k: {(c.func, c.targs) for c in calls_in(f.body)}
                      for k, f in self.functions.items()}
             self._recursive = set()

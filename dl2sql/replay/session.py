@@ -4,7 +4,6 @@ Transactions are implemented by recomputation: a commit evaluates the program on
 full contents of the input relations and diffs every output relation against the
 previous commit. The observable behaviour follows upstream's CLI
 (``rust/template/src/main.rs``, ``cmd_parser/lib.rs``, ``valmap.rs``):
-
 * updates terminated by ``,`` are buffered; ``;`` or any other command flushes them;
 * a command following a failed flush still runs before the error is reported (upstream
   evaluates ``apply_updates(..).and(<command>)`` eagerly);
@@ -20,11 +19,14 @@ from typing import TextIO
 from dl2sql.diagnostics import suggest
 from dl2sql.replay.dat_parser import (Command, DatError, Incomplete, UValue, convert,
                                       parse_commands, untyped_guess)
-from dl2sql.types.model import TRANSPARENT, MAP, SET, VEC, TNamed, Type, TypeEnv
 from dl2sql.runtime.keys import key_function
-from dl2sql.runtime.values import Record
+from dl2sql.runtime.ops import ddlog_equal
 from dl2sql.runtime.order import normalize, sort_key
 from dl2sql.runtime.printing import format_value
+from dl2sql.runtime.values import Record
+from dl2sql.types.model import TRANSPARENT, MAP, SET, VEC, TNamed, Type, TypeEnv
+from dl2sql.types.model import TTuple
+from dl2sql.udfs import interpreter
 
 
 
@@ -202,10 +204,6 @@ class _Session:
     def _index(self, cmd: Command) -> None:
         """``dump_index I;`` prints the records the index covers, ``query_index I(k)``
         those whose key is ``k``; sorted like a dump."""
-        from dl2sql.udfs import interpreter
-        from dl2sql.types.model import TTuple
-        from dl2sql.runtime.ops import ddlog_equal
-
         indexes = getattr(self.program, "indexes", {})
         index = indexes.get(cmd.relation)
         if index is None:

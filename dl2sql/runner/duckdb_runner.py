@@ -86,7 +86,7 @@ class DuckDBRunner:
 
     def __init__(self, con=None):
         if con is None:
-            import duckdb
+            import duckdb  # deferred: DuckDB loads only when it runs
 
             con = duckdb.connect(":memory:")
         self.con = con
@@ -185,7 +185,7 @@ class DuckDBRunner:
     def register_function(self, name: str, fn, arg_types, ret_type) -> None:
         """Register ``fn`` (normalised values in and out) as DuckDB scalar function ``name``;
         an exception inside ``fn`` fails the query with its message."""
-        import duckdb
+        import duckdb  # deferred: DuckDB loads only when it runs
 
         to_db = _to_duckdb(ret_type)
 

@@ -23,8 +23,8 @@ class RichProgress:
 
     def __enter__(self) -> "RichProgress":
         if self.enabled:
-            from rich.console import Console
-            from rich.live import Live
+            from rich.console import Console  # deferred: rich loads only when progress is drawn
+            from rich.live import Live  # deferred: rich loads only when progress is drawn
 
             console = self._console or Console(stderr=True)
             self._console = console
@@ -41,7 +41,7 @@ class RichProgress:
         """Update the live line for ``stratum``."""
         if self._live is None:
             return
-        from rich.text import Text
+        from rich.text import Text  # deferred: rich loads only when progress is drawn
 
         sizes = "  ".join(f"{name}={n:,}" for name, n in counts.items())
         self._live.update(

@@ -27,6 +27,7 @@ which Spark Connect sessions do not offer: those use local checkpoints.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import shutil
 import threading
 import uuid
@@ -53,8 +54,6 @@ class LocalCheckpoints:
 
     def active(self):
         """Context of a runner's work with this store (nothing to set here)."""
-        import contextlib
-
         return contextlib.nullcontext()
 
     def collect(self, live: set) -> None:

@@ -7,7 +7,6 @@ differences of the next steps read it without a shuffle. Two session settings de
 whether Spark can use that, and they matter only while a query is *planned* (a
 checkpoint is planned when it is taken, lazy or not), so they are set just for that
 (for a whole loop, or for one statement outside loops):
-
 - adaptive query execution off: an adaptive plan reports its partitioning as unknown,
   so its checkpoint forgets it (and a loop step's partitions are few and even);
 - ``spark.sql.requireAllClusterKeysForCoPartition`` off: the set difference compares
@@ -75,7 +74,7 @@ class CoPartitioner:
         For inputs, stored once; loop statements use :meth:`stored_query`."""
         if not self.wants(table):
             return df
-        from pyspark.sql import functions as F
+        from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
 
         keys = [F.col(k) for k in _temporary_key(table)]
         return df.toDF(*_temporary_names(table)).repartition(self.partitions, *keys)
@@ -117,7 +116,7 @@ class CoPartitioner:
             return df
         keys = self._keys.get(table.name)
         if keys is None:
-            from pyspark.sql import functions as F
+            from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
 
             keys = self._keys[table.name] = [F.col(k) for k in table.partition_by]
         return df.repartition(self.partitions, *keys)

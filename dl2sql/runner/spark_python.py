@@ -14,17 +14,19 @@ instead of a Python traceback from deep inside the first query that calls a UDF.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
 import os
 import shutil
-import importlib.util
 import sys
+import sysconfig
 import tempfile
 import threading
 import zipfile
 from pathlib import Path
 
 from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.runner.errors import python_worker_exception
 from dl2sql.runner.spark_session import is_connect, is_local_master
 
 _PACKAGES = ("dl2sql",)
@@ -52,7 +54,7 @@ def send_by_value(callables) -> None:
     file): the workers' ``sys.path`` is not the driver's, so they could not import it.
     Modules installed in the driver's Python (standard library, site-packages) are
     still sent by name; the workers need them installed too."""
-    from pyspark import cloudpickle
+    from pyspark import cloudpickle  # deferred: PySpark loads only when Spark runs
 
     for fn in callables:
         name = getattr(fn, "__module__", None)
@@ -64,8 +66,6 @@ def send_by_value(callables) -> None:
 
 
 def _installed(module) -> bool:
-    import sysconfig
-
     path = getattr(module, "__file__", None)
     if path is None:
         return True  # built into the interpreter
@@ -143,13 +143,14 @@ def _ship(spark) -> None:
 
 def _probe(spark) -> None:
     """Import the runtime on a worker; raise with what is missing if that fails."""
-    from pyspark.sql.functions import udf
+    from pyspark.sql.functions import udf  # deferred: PySpark loads only when Spark runs
 
     def probe(_):  # nested: pickled by value, so it runs even where dl2sql is absent
-        import sys as worker_sys
+        import sys as worker_sys  # on the worker: its own interpreter's
+
         try:
-            import dl2sql.runtime.spark_values  # noqa: F401
-            import dl2sql.runtime.udf  # noqa: F401
+            import dl2sql.runtime.spark_values  # noqa: F401 (what a UDF needs on a worker)
+            import dl2sql.runtime.udf  # noqa: F401 (what a UDF needs on a worker)
             return "ok " + worker_sys.executable
         except BaseException as e:  # report, do not fail: the driver explains
             return f"{type(e).__name__}: {e} | {worker_sys.executable}"
@@ -159,8 +160,6 @@ def _probe(spark) -> None:
         # that workers need no pyarrow; the program's UDFs are registered the same way
         result = spark.range(1).select(udf(probe, useArrow=False)("id")).collect()[0][0]
     except Exception as e:
-        from dl2sql.runner.errors import python_worker_exception
-
         detail = python_worker_exception(str(e)) or _first(e)
         raise RuntimeFailure(
             f"Spark's Python workers cannot run dl2sql's Python functions: {detail}; "

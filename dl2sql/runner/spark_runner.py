@@ -33,6 +33,7 @@ from sqlglot import exp
 from dl2sql.plan.nodes import Loop, Materialize, Table
 from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for
 from dl2sql.runner.spark_partitioning import CoPartitioner
+from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
 from dl2sql.runner.spark_types import ident, row_width, schema_ddl, to_spark
@@ -230,8 +231,8 @@ class SparkRunner:
         """``df`` checkpointed, its row count and its files, for exactly one Spark
         action."""
         if self.count_mode == "observe":
-            from pyspark.sql import Observation
-            from pyspark.sql import functions as F
+            from pyspark.sql import Observation  # deferred: PySpark loads only when Spark runs
+            from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
 
             if self._row_count is None:  # an unresolved expression: reusable, built once
                 self._row_count = F.count(F.lit(1)).alias("n")
@@ -395,9 +396,7 @@ class SparkRunner:
         """Register ``fn`` (normalised values in and out) as Spark SQL function ``name``,
         first making dl2sql's runtime importable by the session's Python workers
         (:func:`dl2sql.runner.spark_python.ensure_runtime`, once per session)."""
-        from pyspark.sql.types import StructType
-
-        from dl2sql.runner.spark_python import ensure_runtime, send_by_value
+        from pyspark.sql.types import StructType  # deferred: PySpark loads only when Spark runs
 
         ensure_runtime(self.spark)
         send_by_value(getattr(fn, "user_functions", tuple)())

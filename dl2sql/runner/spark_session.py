@@ -14,8 +14,10 @@ mutes only what dl2sql's own work would print on them).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import threading
@@ -134,8 +136,8 @@ def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None
     A new session has as many shuffle partitions as local cores, adaptive execution,
     case-sensitive identifiers (DDlog names are case-sensitive), no UI and errors-only
     logging; ``checkpoint_dir`` becomes its ``spark.checkpoint.dir``."""
-    from pyspark import SparkConf, SparkContext
-    from pyspark.sql import SparkSession
+    from pyspark import SparkConf, SparkContext  # deferred: PySpark loads only when Spark runs
+    from pyspark.sql import SparkSession  # deferred: PySpark loads only when Spark runs
 
     active = SparkSession.getActiveSession()
     if active is not None:
@@ -156,7 +158,6 @@ def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None
         # the interpreter that dl2sql (and the user's extern functions) are installed
         # in: a virtualenv's `dl2sql` command runs without the virtualenv on PATH
         spark.sparkContext.pythonExec = sys.executable
-    import logging
 
     # PySpark logs every failed query as JSON on this Python logger; dl2sql reports the
     # failure itself, once and readably
@@ -183,9 +184,7 @@ def without_pandas_warning():
 def _launch_filtered(conf):
     """PySpark's JVM gateway, started with its stderr piped through a filter that drops
     the JVM's incubator-module notice and passes everything else on to our stderr."""
-    import subprocess
-
-    from pyspark.java_gateway import launch_gateway
+    from pyspark.java_gateway import launch_gateway  # deferred: PySpark loads only when Spark runs
 
     gateway = launch_gateway(conf, popen_kwargs={"stderr": subprocess.PIPE})
     proc = getattr(gateway, "proc", None)

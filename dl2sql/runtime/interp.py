@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.runtime.ops import binary, cast, ddlog_equal, slice_bits, to_string, unary
-from dl2sql.types import typed as T
-from dl2sql.types.model import TRANSPARENT, TNamed, Type, TypeEnv
+from dl2sql.runtime.builtins import Ctx, Mut
 from dl2sql.runtime.defaults import default_value
+from dl2sql.runtime.ops import binary, cast, ddlog_equal, slice_bits, to_string, unary
+from dl2sql.runtime.order import normalize
 from dl2sql.runtime.udf import raise_recursion_limit
 from dl2sql.runtime.values import Record
-from dl2sql.runtime.builtins import Ctx, Mut
+from dl2sql.types import typed as T
+from dl2sql.types.model import TRANSPARENT, TNamed, Type, TypeEnv
 
 
 
@@ -203,8 +204,6 @@ class Interpreter:
         raise RuntimeFailure("no arm of a `match` matched")
 
     def _TMapLit(self, e, scope):
-        from dl2sql.runtime.order import normalize
-
         pairs = tuple((self.eval(k, scope), self.eval(v, scope)) for k, v in e.entries)
         return normalize(e.type, pairs, self.env)
 

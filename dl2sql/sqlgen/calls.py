@@ -15,12 +15,16 @@ from typing import Callable
 from sqlglot import exp
 
 from dl2sql.plan.nodes import UdfSpec
+from dl2sql.runtime.defaults import default_value
+from dl2sql.sqlgen.group_calls import group_native
+from dl2sql.sqlgen.hof import hof_call
 from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.sqlgen.types import is_decimal, sql_type
 from dl2sql.types import typed as T
+from dl2sql.types.check_functions import calls_in
 from dl2sql.types.model import (VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
                                 TSigned, TString)
-from dl2sql.runtime.defaults import default_value
+from dl2sql.udfs import interpreter
 
 
 def _tag_is(index: int):
@@ -115,8 +119,6 @@ class CallCompiler:
 
     def visit_TCall(self, e: T.TCall):
         if any(isinstance(a.type, TFunc) for a in e.args):
-            from dl2sql.sqlgen.hof import hof_call
-
             native = hof_call(self, e)
             if native is not None:
                 return native
@@ -131,7 +133,6 @@ class CallCompiler:
                 return _unwrap_or("Some_x", 1)(self, args, e)
             if isinstance(t, TNamed) and t.name == RESULT:
                 return _unwrap_or("Ok_res", 0)(self, args, e)
-        from dl2sql.sqlgen.group_calls import group_native
 
         native = group_native(self, e, args)
         if native is not None:
@@ -146,8 +147,6 @@ class CallCompiler:
         """Call of the Python UDF running ``func`` (registered once per instance); a
         call without arguments is evaluated now and becomes a constant."""
         if not args and self._foldable(synthetic.body if synthetic else None, func):
-            from dl2sql.udfs import interpreter
-
             functions = dict(self.functions)
             if synthetic is not None:
                 functions[("<constant>", ())] = dataclasses.replace(synthetic,
@@ -168,8 +167,6 @@ class CallCompiler:
 
     def _foldable(self, body, func: str) -> bool:
         """No user extern is reachable (their results are the user's business)."""
-        from dl2sql.types.check_functions import calls_in
-
         seen, todo = set(), ([func] if body is None else [c.func for c in calls_in(body)])
         while todo:
             f = todo.pop()

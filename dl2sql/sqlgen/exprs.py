@@ -5,16 +5,17 @@ import math
 
 from sqlglot import exp
 
+from dl2sql.runtime.defaults import default_value
+from dl2sql.runtime.encoded import encode
+from dl2sql.runtime.values import Record
 from dl2sql.sqlgen.calls import CallCompiler
-from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.dialects import SPARK, Dialect
+from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types import typed as T
 from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
-from dl2sql.runtime.defaults import default_value
-from dl2sql.runtime.values import Record
 
 _COMPARE = {"==": exp.EQ, "!=": exp.NEQ, "<": exp.LT, "<=": exp.LTE, ">": exp.GT,
             ">=": exp.GTE}
@@ -37,8 +38,6 @@ class ExprCompiler(CallCompiler):
     def literal(self, t: Type, v) -> exp.Expression:
         """The SQL expression for runtime value ``v`` of type ``t``."""
         if is_recursive(t, self.env):
-            from dl2sql.runtime.encoded import encode
-
             return exp.Literal.string(encode(v))
         if isinstance(t, TBool):
             return exp.Boolean(this=bool(v))

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 from sqlglot import exp
 
 from dl2sql.sqlgen.trees import InsideLambda
+from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
 
 
@@ -45,8 +46,6 @@ def _count(ec, coll, lam, call):
 
 
 def _sql_type(ec, call):
-    from dl2sql.sqlgen.types import sql_type
-
     return sql_type(call.type, ec.env)
 
 

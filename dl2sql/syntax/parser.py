@@ -18,6 +18,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from dl2sql.ast import nodes as n
 from dl2sql.diagnostics import CompileError, Diagnostic, register_source
 from dl2sql.syntax.build_ast import Builder
+from dl2sql.syntax.build_expr import RESERVED
 from dl2sql.syntax.build_expr import SpanMaker
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -142,7 +143,6 @@ def _syntax_error(exc: UnexpectedInput, text: str, sm: SpanMaker, base: int):
 
 @lru_cache(maxsize=1)
 def _RESERVED_WORDS():
-    from dl2sql.syntax.build_expr import RESERVED
     return RESERVED
 
 

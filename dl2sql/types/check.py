@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.types import typed as T
-from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_functions import instantiate_functions
+from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_rules import RuleChecker
+from dl2sql.types.infer import zonk
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
 
@@ -83,8 +84,6 @@ def _source_attribute(d: A.RelationDecl, q: str, syms: Symbols, diags: Diagnosti
 
 
 def _zonked(te, checker):
-    from dl2sql.types.infer import zonk
-
     return zonk(te, checker.inf)
 
 

@@ -10,6 +10,7 @@ from typing import Optional
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import suggest
+from dl2sql.stdlib import modules_defining
 from dl2sql.types import typed as T
 from dl2sql.types.exhaustive import missing_case
 from dl2sql.types.infer import is_infer_var
@@ -65,8 +66,6 @@ class FlowChecks:
         """The message for a call of ``func``, which nothing in scope defines: the
         library modules that define it if any (``fold`` is `group`'s), else the
         closest known name."""
-        from dl2sql.stdlib import modules_defining
-
         plain = func.rsplit("::", 1)[-1]
         modules = [m for m in modules_defining(plain) if "::" not in func]
         if modules:

@@ -6,6 +6,8 @@ import dataclasses
 
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.types import typed as T
+from dl2sql.types.check_flow import signature_tvars
+from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.infer import has_open_type, zonk
 from dl2sql.types.model import UNIT, Type, substitute
 from dl2sql.types.symbols import Symbols
@@ -33,8 +35,6 @@ def calls_in(node) -> list[T.TCall]:
 
 def instantiate_functions(roots: list, syms: Symbols, diags: Diagnostics) -> dict[Key, T.FunctionIR]:
     """Check every DDlog-defined function instance reachable from ``roots``."""
-    from dl2sql.types.check_rules import RuleChecker
-
     done: dict[Key, T.FunctionIR] = {}
     queue = [c for r in roots for c in calls_in(r)]
     seen: set[Key] = set()
@@ -69,6 +69,4 @@ def instantiate_functions(roots: list, syms: Symbols, diags: Diagnostics) -> dic
 
 
 def _tvars(sym) -> list[str]:
-    from dl2sql.types.check_flow import signature_tvars
-
     return signature_tvars(sym.decl)

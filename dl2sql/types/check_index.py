@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span
 from dl2sql.types import typed as T
+from dl2sql.types.check_rules import RuleChecker
+from dl2sql.types.infer import zonk
 from dl2sql.types.model import Type
 from dl2sql.types.symbols import Symbols, qualify
 
@@ -29,9 +31,6 @@ class IndexInfo:
 def check_indexes(modules: list[A.Module], syms: Symbols,
                   diags: Diagnostics) -> dict[str, IndexInfo]:
     """Every index of the program by qualified name; errors go to ``diags``."""
-    from dl2sql.types.check_rules import RuleChecker
-    from dl2sql.types.infer import zonk
-
     out: dict[str, IndexInfo] = {}
     for m in modules:
         for d in m.decls:
