@@ -20,7 +20,6 @@ one driver process per master, round-robin:
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import statistics
@@ -32,7 +31,7 @@ import textwrap
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DRIVER = textwrap.dedent("""
-    import json, sys, time
+    import dataclasses, json, sys, time
     sys.path.insert(0, ROOT)
     from pyspark.sql import SparkSession
     from benchmarks.bench_tc import build_plan, run_handtuned

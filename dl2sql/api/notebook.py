@@ -24,7 +24,6 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from dl2sql.api.program import Program
 from dl2sql.compiler import compile_source
 from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure, user_error_text
-from dl2sql.diagnostics import InputError
 from dl2sql.runner.spark_session import get_spark
 from dl2sql.runner.spark_session import without_pandas_warning
 

@@ -17,8 +17,8 @@ import os
 from typing import TextIO
 
 from dl2sql.diagnostics import suggest
-from dl2sql.replay.dat_parser import (Command, DatError, Incomplete, UValue, convert,
-                                      parse_commands, untyped_guess)
+from dl2sql.replay.dat_parser import Command, DatError, Incomplete, UValue, parse_commands
+from dl2sql.replay.dat_values import convert, untyped_guess
 from dl2sql.runtime.keys import key_function
 from dl2sql.runtime.ops import ddlog_equal
 from dl2sql.runtime.order import normalize, sort_key

@@ -8,7 +8,7 @@ from sqlglot import exp
 
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
 from dl2sql.sqlgen.exprs import ExprCompiler
-from dl2sql.sqlgen.trees import cast, select_all, struct, table
+from dl2sql.sqlgen.trees import cast, struct, table
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
 

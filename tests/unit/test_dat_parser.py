@@ -1,8 +1,8 @@
 """The .dat command parser and the conversion of untyped values to typed ones."""
 import pytest
 
-from dl2sql.replay.dat_parser import (DatError, Incomplete, UValue, convert, parse_commands,
-                                      untyped_guess)
+from dl2sql.replay.dat_parser import DatError, Incomplete, UValue, parse_commands
+from dl2sql.replay.dat_values import convert, untyped_guess
 from dl2sql.types.model import (BOOL, DOUBLE, FLOAT, MAP, OPTION, SET, STRING, VEC, CtorDef,
                                 TBit, TNamed, TSigned, TTuple, TVar, TypeDefn, TypeEnv, BIGINT)
 from dl2sql.runtime.values import Record
