@@ -13,6 +13,7 @@ any other input relation is empty. Outputs come back as DataFrames of the engine
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import os
 import weakref
 from pathlib import Path
@@ -124,7 +125,10 @@ class Program:
                                                     partitions))
         self._runners.add(runner)
         self._last_run = None
-        self._evaluate(runner, inputs or {}, progress)
+        # partitions=0: loop tables are not kept partitioned (the plan carries no keys)
+        loops = (dataclasses.replace(get_engine(engine).loops, partitioned=False)
+                 if partitions == 0 else None)
+        self._evaluate(runner, inputs or {}, progress, loops)
         plan = self.compiled.plan_for(runner.engine)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
@@ -174,12 +178,13 @@ class Program:
             views[rel] = name
         return views
 
-    def _evaluate(self, runner, inputs: dict, progress) -> None:
+    def _evaluate(self, runner, inputs: dict, progress, loops=None) -> None:
         bound = self.bind_inputs(inputs, runner.engine)
         self.last_runner = runner  # also when the run fails: what it holds is closed later
         # outputs computed now: errors surface in this call, and the caller's later
         # actions only read stored results
-        Evaluator(self.compiled, runner, progress, self.extern).run(bound, tuple(self.outputs))
+        Evaluator(self.compiled, runner, progress, self.extern, loops).run(
+            bound, tuple(self.outputs))
 
     def bind_inputs(self, inputs: dict, engine: str) -> dict:
         """Loaders for the input relations on ``engine``: those named in ``inputs``

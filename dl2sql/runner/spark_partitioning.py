@@ -18,11 +18,10 @@ session plan as before.
 
 A checkpoint keeps its partitioning where a query reads it twice (Spark then gives
 one of the two reads fresh attributes) only if the attributes of its partitioning are
-exactly those of its output. A SQL query's are not (they carry other qualifiers, and
-the optimizer drops an alias such as ``x AS x``, after which the logical and the
-physical plan name different attributes), so stored query results are renamed to
-temporary names and back in the SQL itself
-(:meth:`CoPartitioner.stored_query`); a union of stored pieces needs no renaming.
+exactly those of its output. The SQL of a partitioned table's query takes care of that
+(``store_partitioned`` in :mod:`dl2sql.sqlgen.dialects`); a DataFrame loaded as an
+input is renamed the same way here (:meth:`CoPartitioner.prepare`); a union of stored
+pieces needs no renaming.
 
 Every PySpark call costs round trips to the JVM (a ``Column`` or a list argument
 several), and a loop step runs many: what can be done in a query's SQL is done there,
@@ -34,7 +33,6 @@ from __future__ import annotations
 import contextlib
 from typing import Optional
 
-from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
 
@@ -71,7 +69,7 @@ class CoPartitioner:
         """``df`` hash-partitioned on ``table``'s key, ready to be checkpointed, its
         columns under temporary names (:meth:`finish` restores them).
 
-        For inputs, stored once; loop statements use :meth:`stored_query`."""
+        For inputs, stored once; the plan's queries are renamed in their SQL."""
         if not self.wants(table):
             return df
         from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
@@ -86,27 +84,6 @@ class CoPartitioner:
         return checkpoint.toDF(*[c.name for c in table.columns])
 
     # -- loop statements ---------------------------------------------------------------
-    def stored_query(self, table: Table, query: exp.Expression) -> exp.Expression:
-        """``query``, whose result is to be stored as ``table``, renamed to temporary
-        column names and back, hash-partitioned on the key after each renaming
-        (``REPARTITION`` hints, free where the rows are partitioned so already: the
-        plan's queries for partitioned tables distribute their rows on the key). The
-        inner repartition keeps the optimizer from merging the two renamings into
-        ``x AS x``, which it would drop as redundant."""
-        if not self.wants(table):
-            return query
-        names = [c.name for c in table.columns]
-        temporary = _temporary_names(table)
-        inner = _renamed(query, names, temporary, "stored")
-        self._hint_repartition(inner, _temporary_key(table))
-        outer = _renamed(inner, temporary, names, "renamed")
-        self._hint_repartition(outer, list(table.partition_by))
-        return outer
-
-    def _hint_repartition(self, select: exp.Select, columns) -> None:
-        select.set("hint", exp.Hint(expressions=[exp.Anonymous(this="REPARTITION", expressions=[
-            exp.Literal.number(self.partitions), *[exp.column(c, quoted=True) for c in columns]])]))
-
     def repartition(self, table: Table, df):
         """``df``, a union of pieces stored for ``table``, hash-partitioned on
         ``table``'s key (free: a union of co-partitioned pieces keeps their
@@ -193,12 +170,3 @@ def _temporary_key(table: Table) -> list[str]:
     """The temporary names of ``table``'s key columns."""
     position = {c.name: i for i, c in enumerate(table.columns)}
     return [_TEMPORARY + str(position[k]) for k in table.partition_by]
-
-
-def _renamed(query: exp.Expression, names, new_names, alias: str) -> exp.Select:
-    """``SELECT n AS new, ... FROM (query) AS alias``."""
-    return exp.select(*[
-        exp.alias_(exp.column(n, quoted=True), new, quoted=True)
-        for n, new in zip(names, new_names)
-    ]).from_(exp.Subquery(this=query.copy(), alias=exp.TableAlias(
-        this=exp.to_identifier(alias, quoted=True))))

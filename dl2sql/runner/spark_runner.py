@@ -101,7 +101,7 @@ class SparkRunner:
         self._compactions: dict[str, int] = {}  # by table, see _compacted
         self._widths: dict[str, int] = {}  # estimated bytes per row, by table
         self._views: dict[str, Any] = {}  # table -> the DataFrame its temp view shows
-        self._queries: dict[tuple, tuple] = {}  # see _printed
+        self._queries: dict[int, tuple] = {}  # see _printed
         self._row_count = None  # the observed metric, see _checkpoint_counted
         self.co = CoPartitioner(spark, self.partitions)  # the plan's partition keys
         self._quiet = Quiet(spark)
@@ -137,18 +137,15 @@ class SparkRunner:
         same plan statements hundreds of times)."""
         return self._printed(query)[0]
 
-    def _printed(self, query: exp.Expression, stored: Optional[Table] = None):
+    def _printed(self, query: exp.Expression):
         """``query``'s Spark SQL and the table names it reads (a tuple), cached by identity
-        (plan statements are immutable and live as long as the plan); with ``stored``,
-        the SQL that stores its result as that table (:meth:`CoPartitioner.stored_query`)."""
-        wrapped = stored is not None and self.co.wants(stored)
-        key = (id(query), wrapped)
-        hit = self._queries.get(key)
+        (plan statements are immutable and live as long as the plan)."""
+        hit = self._queries.get(id(query))
         if hit is not None and hit[0] is query:
             return hit[1]
         names = frozenset(t.name for t in query.find_all(exp.Table))
-        sql = (self.co.stored_query(stored, query) if wrapped else query).sql(dialect=self.dialect)
-        self._queries[key] = (query, (sql, names))
+        sql = query.sql(dialect=self.dialect)
+        self._queries[id(query)] = (query, (sql, names))
         return sql, names
 
     def _register_views(self, names) -> None:
@@ -292,10 +289,10 @@ class SparkRunner:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
         chooses the join hints); it is returned only with ``count``."""
-        text, names = self._printed(query, table)
+        text, names = self._printed(query)
         self._register_views(names)
         with self.co.planning(table):
-            df = self.spark.sql(text)  # partitioned by CoPartitioner.stored_query
+            df = self.spark.sql(text)  # partitioned by its SQL, see dialects.store_partitioned
             if not count and self.lazy_uncounted and not self.co.wants(table):
                 # no action now (local checkpoints): the next action that reads the
                 # table fills the checkpoint. Not for a loop's tables: their sizes

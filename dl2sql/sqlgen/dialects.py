@@ -88,6 +88,49 @@ def _no_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
     return select
 
 
+# not a possible DDlog field name, so never a column's own name
+_TEMPORARY = "dl2sql$"
+
+
+def _spark_store_partitioned(query: exp.Expression, columns: list[str],
+                             key: list[str]) -> exp.Expression:
+    # A checkpoint keeps its partitioning where a query reads it twice (Spark then
+    # gives one of the two reads fresh attributes) only if the attributes of its
+    # partitioning are exactly those of its output. A SQL query's are not (they carry
+    # other qualifiers, and the optimizer drops an alias such as ``x AS x``, after
+    # which the logical and the physical plan name different attributes). So the
+    # result is renamed to temporary names and back, hash-partitioned on the key after
+    # each renaming: REPARTITION hints, free where the rows are partitioned so already
+    # (the plan distributes them on the key), into the session's shuffle partitions
+    # (which the runner sets to the loop's partitions while it plans). The inner
+    # repartition keeps the optimizer from merging the two renamings into ``x AS x``.
+    temporary = [f"{_TEMPORARY}{i}" for i in range(len(columns))]
+    position = {c: i for i, c in enumerate(columns)}
+    inner = _renamed(query, columns, temporary, "stored")
+    _hint_repartition(inner, [temporary[position[k]] for k in key])
+    outer = _renamed(inner, temporary, columns, "renamed")
+    _hint_repartition(outer, key)
+    return outer
+
+
+def _renamed(query: exp.Expression, names, new_names, alias: str) -> exp.Select:
+    """``SELECT n AS new, ... FROM (query) AS alias``."""
+    return exp.select(*[
+        exp.alias_(exp.column(n, quoted=True), new, quoted=True)
+        for n, new in zip(names, new_names)
+    ]).from_(exp.Subquery(this=query, alias=exp.TableAlias(
+        this=exp.to_identifier(alias, quoted=True))))
+
+
+def _hint_repartition(select: exp.Select, columns) -> None:
+    select.set("hint", exp.Hint(expressions=[exp.Anonymous(
+        this="REPARTITION", expressions=[exp.column(c, quoted=True) for c in columns])]))
+
+
+def _store_as_is(query: exp.Expression, columns: list[str], key: list[str]) -> exp.Expression:
+    return query
+
+
 def _fn(name: str) -> Callable[..., exp.Expression]:
     return lambda *args: exp.Anonymous(this=name, expressions=list(args))
 
@@ -147,11 +190,16 @@ class Dialect:
     # makes a SELECT DISTINCT's rows come out hash-partitioned on the given columns
     # (the plan's Distribute; dialects without it keep the query as it is)
     distribute: Callable[[exp.Select, list[str]], exp.Expression] = _no_distribute
+    # the query storing a table that the plan keeps partitioned on ``key``:
+    # (query, columns, key) -> query
+    store_partitioned: Callable[[exp.Expression, list[str], list[str]],
+                                exp.Expression] = _store_as_is
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
-                _spark_explode, difference=_spark_anti_join, distribute=_spark_distribute)
+                _spark_explode, difference=_spark_anti_join, distribute=_spark_distribute,
+                store_partitioned=_spark_store_partitioned)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),

@@ -38,7 +38,11 @@ class _Lowering:
 
     def statement(self, s):
         if isinstance(s, Materialize):
-            return dataclasses.replace(s, target=self.table(s.target), query=self.query(s.query))
+            query = self.query(s.query)
+            if s.target.partition_by:
+                query = self.ec.dialect.store_partitioned(
+                    query, [c.name for c in s.target.columns], list(s.target.partition_by))
+            return dataclasses.replace(s, target=self.table(s.target), query=query)
         if isinstance(s, (Append, Rename)):
             return dataclasses.replace(s, target=self.table(s.target),
                                        source=self.table(s.source))

@@ -188,53 +188,89 @@ SELECT DISTINCT
 FROM `__group3` AS `t1`;
 -- Path: non-recursive rules [partitioned by dst]
 CREATE OR REPLACE TEMPORARY VIEW `Path` AS
-SELECT DISTINCT
-  `t1`.`src`,
-  `t1`.`dst`,
-  `t1`.`cost`
-FROM `Edge` AS `t1`;
+SELECT /*+ REPARTITION(`dst`) */
+  `dl2sql$0` AS `src`,
+  `dl2sql$1` AS `dst`,
+  `dl2sql$2` AS `cost`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$1`) */
+    `src` AS `dl2sql$0`,
+    `dst` AS `dl2sql$1`,
+    `cost` AS `dl2sql$2`
+  FROM (
+    SELECT DISTINCT
+      `t1`.`src`,
+      `t1`.`dst`,
+      `t1`.`cost`
+    FROM `Edge` AS `t1`
+  ) AS `stored`
+) AS `renamed`;
 -- Path: first delta [partitioned by dst]
 CREATE OR REPLACE TEMPORARY VIEW `Path__delta` AS
-SELECT
-  *
-FROM `Path`;
+SELECT /*+ REPARTITION(`dst`) */
+  `dl2sql$0` AS `src`,
+  `dl2sql$1` AS `dst`,
+  `dl2sql$2` AS `cost`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$1`) */
+    `src` AS `dl2sql$0`,
+    `dst` AS `dl2sql$1`,
+    `cost` AS `dl2sql$2`
+  FROM (
+    SELECT
+      *
+    FROM `Path`
+  ) AS `stored`
+) AS `renamed`;
 -- repeat (stratum Path):
   -- Path: new facts of this iteration [partitioned by dst]
   CREATE OR REPLACE TEMPORARY VIEW `Path__new` AS
-  SELECT
-    `n`.`src`,
-    `n`.`dst`,
-    `n`.`cost`
+  SELECT /*+ REPARTITION(`dst`) */
+    `dl2sql$0` AS `src`,
+    `dl2sql$1` AS `dst`,
+    `dl2sql$2` AS `cost`
   FROM (
-    SELECT DISTINCT
-      *
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `src` AS `dl2sql$0`,
+      `dst` AS `dl2sql$1`,
+      `cost` AS `dl2sql$2`
     FROM (
       SELECT
-        `t1`.`src`,
-        `t2`.`dst`,
-        (
-          (
-            `t1`.`cost`
-          ) + (
-            `t2`.`cost`
-          )
-        ) & 4294967295 AS `cost`
-      FROM `Path__delta` AS `t1`
-      JOIN `Edge` AS `t2`
-        ON `t2`.`src` = `t1`.`dst`
-        AND (
-          (
-            `t1`.`cost`
-          ) + (
-            `t2`.`cost`
-          )
-        ) & 4294967295 < CAST(20 AS BIGINT)
-      DISTRIBUTE BY
-        `dst`
-    ) AS `d`
-  ) AS `n`
-  LEFT ANTI JOIN `Path` AS `o`
-    ON `n`.`src` = `o`.`src` AND `n`.`dst` = `o`.`dst` AND `n`.`cost` = `o`.`cost`;
+        `n`.`src`,
+        `n`.`dst`,
+        `n`.`cost`
+      FROM (
+        SELECT DISTINCT
+          *
+        FROM (
+          SELECT
+            `t1`.`src`,
+            `t2`.`dst`,
+            (
+              (
+                `t1`.`cost`
+              ) + (
+                `t2`.`cost`
+              )
+            ) & 4294967295 AS `cost`
+          FROM `Path__delta` AS `t1`
+          JOIN `Edge` AS `t2`
+            ON `t2`.`src` = `t1`.`dst`
+            AND (
+              (
+                `t1`.`cost`
+              ) + (
+                `t2`.`cost`
+              )
+            ) & 4294967295 < CAST(20 AS BIGINT)
+          DISTRIBUTE BY
+            `dst`
+        ) AS `d`
+      ) AS `n`
+      LEFT ANTI JOIN `Path` AS `o`
+        ON `n`.`src` = `o`.`src` AND `n`.`dst` = `o`.`dst` AND `n`.`cost` = `o`.`cost`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Path := Path UNION ALL Path__new
   -- Path__delta := Path__new
 -- until empty: Path__new

@@ -1,69 +1,129 @@
 -- Even: non-recursive rules [partitioned by b]
 CREATE OR REPLACE TEMPORARY VIEW `Even` AS
-SELECT
-  CAST(NULL AS BIGINT) AS `a`,
-  CAST(NULL AS BIGINT) AS `b`
-WHERE
-  FALSE;
+SELECT /*+ REPARTITION(`b`) */
+  `dl2sql$0` AS `a`,
+  `dl2sql$1` AS `b`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$1`) */
+    `a` AS `dl2sql$0`,
+    `b` AS `dl2sql$1`
+  FROM (
+    SELECT
+      CAST(NULL AS BIGINT) AS `a`,
+      CAST(NULL AS BIGINT) AS `b`
+    WHERE
+      FALSE
+  ) AS `stored`
+) AS `renamed`;
 -- Even: first delta [partitioned by b]
 CREATE OR REPLACE TEMPORARY VIEW `Even__delta` AS
-SELECT
-  *
-FROM `Even`;
+SELECT /*+ REPARTITION(`b`) */
+  `dl2sql$0` AS `a`,
+  `dl2sql$1` AS `b`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$1`) */
+    `a` AS `dl2sql$0`,
+    `b` AS `dl2sql$1`
+  FROM (
+    SELECT
+      *
+    FROM `Even`
+  ) AS `stored`
+) AS `renamed`;
 -- Odd: non-recursive rules [partitioned by b]
 CREATE OR REPLACE TEMPORARY VIEW `Odd` AS
-SELECT DISTINCT
-  `t1`.`a`,
-  `t1`.`b`
-FROM `E` AS `t1`;
+SELECT /*+ REPARTITION(`b`) */
+  `dl2sql$0` AS `a`,
+  `dl2sql$1` AS `b`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$1`) */
+    `a` AS `dl2sql$0`,
+    `b` AS `dl2sql$1`
+  FROM (
+    SELECT DISTINCT
+      `t1`.`a`,
+      `t1`.`b`
+    FROM `E` AS `t1`
+  ) AS `stored`
+) AS `renamed`;
 -- Odd: first delta [partitioned by b]
 CREATE OR REPLACE TEMPORARY VIEW `Odd__delta` AS
-SELECT
-  *
-FROM `Odd`;
+SELECT /*+ REPARTITION(`b`) */
+  `dl2sql$0` AS `a`,
+  `dl2sql$1` AS `b`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$1`) */
+    `a` AS `dl2sql$0`,
+    `b` AS `dl2sql$1`
+  FROM (
+    SELECT
+      *
+    FROM `Odd`
+  ) AS `stored`
+) AS `renamed`;
 -- repeat (stratum Even, Odd):
   -- Even: new facts of this iteration [partitioned by b]
   CREATE OR REPLACE TEMPORARY VIEW `Even__new` AS
-  SELECT
-    `n`.`a`,
-    `n`.`b`
+  SELECT /*+ REPARTITION(`b`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
   FROM (
-    SELECT DISTINCT
-      *
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
     FROM (
       SELECT
-        `t1`.`a`,
-        `t2`.`b`
-      FROM `Odd__delta` AS `t1`
-      JOIN `E` AS `t2`
-        ON `t2`.`a` = `t1`.`b`
-      DISTRIBUTE BY
-        `b`
-    ) AS `d`
-  ) AS `n`
-  LEFT ANTI JOIN `Even` AS `o`
-    ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+        `n`.`a`,
+        `n`.`b`
+      FROM (
+        SELECT DISTINCT
+          *
+        FROM (
+          SELECT
+            `t1`.`a`,
+            `t2`.`b`
+          FROM `Odd__delta` AS `t1`
+          JOIN `E` AS `t2`
+            ON `t2`.`a` = `t1`.`b`
+          DISTRIBUTE BY
+            `b`
+        ) AS `d`
+      ) AS `n`
+      LEFT ANTI JOIN `Even` AS `o`
+        ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Odd: new facts of this iteration [partitioned by b]
   CREATE OR REPLACE TEMPORARY VIEW `Odd__new` AS
-  SELECT
-    `n`.`a`,
-    `n`.`b`
+  SELECT /*+ REPARTITION(`b`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
   FROM (
-    SELECT DISTINCT
-      *
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
     FROM (
       SELECT
-        `t1`.`a`,
-        `t2`.`b`
-      FROM `Even__delta` AS `t1`
-      JOIN `E` AS `t2`
-        ON `t2`.`a` = `t1`.`b`
-      DISTRIBUTE BY
-        `b`
-    ) AS `d`
-  ) AS `n`
-  LEFT ANTI JOIN `Odd` AS `o`
-    ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+        `n`.`a`,
+        `n`.`b`
+      FROM (
+        SELECT DISTINCT
+          *
+        FROM (
+          SELECT
+            `t1`.`a`,
+            `t2`.`b`
+          FROM `Even__delta` AS `t1`
+          JOIN `E` AS `t2`
+            ON `t2`.`a` = `t1`.`b`
+          DISTRIBUTE BY
+            `b`
+        ) AS `d`
+      ) AS `n`
+      LEFT ANTI JOIN `Odd` AS `o`
+        ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Even := Even UNION ALL Even__new
   -- Even__delta := Even__new
   -- Odd := Odd UNION ALL Odd__new

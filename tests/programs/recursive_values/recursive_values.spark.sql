@@ -38,38 +38,68 @@ WHERE
   );
 -- Trees: non-recursive rules [partitioned by set]
 CREATE OR REPLACE TEMPORARY VIEW `Trees` AS
-SELECT DISTINCT
-  `t1`.`set`,
-  DL2SQL_UDF_2(`t1`.`x`) AS `tree`
-FROM `Item` AS `t1`;
+SELECT /*+ REPARTITION(`set`) */
+  `dl2sql$0` AS `set`,
+  `dl2sql$1` AS `tree`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$0`) */
+    `set` AS `dl2sql$0`,
+    `tree` AS `dl2sql$1`
+  FROM (
+    SELECT DISTINCT
+      `t1`.`set`,
+      DL2SQL_UDF_2(`t1`.`x`) AS `tree`
+    FROM `Item` AS `t1`
+  ) AS `stored`
+) AS `renamed`;
 -- Trees: first delta [partitioned by set]
 CREATE OR REPLACE TEMPORARY VIEW `Trees__delta` AS
-SELECT
-  *
-FROM `Trees`;
+SELECT /*+ REPARTITION(`set`) */
+  `dl2sql$0` AS `set`,
+  `dl2sql$1` AS `tree`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$0`) */
+    `set` AS `dl2sql$0`,
+    `tree` AS `dl2sql$1`
+  FROM (
+    SELECT
+      *
+    FROM `Trees`
+  ) AS `stored`
+) AS `renamed`;
 -- repeat (stratum Trees):
   -- Trees: new facts of this iteration [partitioned by set]
   CREATE OR REPLACE TEMPORARY VIEW `Trees__new` AS
-  SELECT
-    `n`.`set`,
-    `n`.`tree`
+  SELECT /*+ REPARTITION(`set`) */
+    `dl2sql$0` AS `set`,
+    `dl2sql$1` AS `tree`
   FROM (
-    SELECT DISTINCT
-      *
+    SELECT /*+ REPARTITION(`dl2sql$0`) */
+      `set` AS `dl2sql$0`,
+      `tree` AS `dl2sql$1`
     FROM (
       SELECT
-        `t1`.`set`,
-        DL2SQL_UDF_3(`t1`.`tree`, `t2`.`x`) AS `tree`
-      FROM `Trees__delta` AS `t1`
-      JOIN `Item` AS `t2`
-        ON `t2`.`set` = `t1`.`set`
-        AND DL2SQL_UDF_4(`t1`.`tree`, `t2`.`x`) <= CAST(3 AS BIGINT)
-      DISTRIBUTE BY
-        `set`
-    ) AS `d`
-  ) AS `n`
-  LEFT ANTI JOIN `Trees` AS `o`
-    ON `n`.`set` = `o`.`set` AND `n`.`tree` = `o`.`tree`;
+        `n`.`set`,
+        `n`.`tree`
+      FROM (
+        SELECT DISTINCT
+          *
+        FROM (
+          SELECT
+            `t1`.`set`,
+            DL2SQL_UDF_3(`t1`.`tree`, `t2`.`x`) AS `tree`
+          FROM `Trees__delta` AS `t1`
+          JOIN `Item` AS `t2`
+            ON `t2`.`set` = `t1`.`set`
+            AND DL2SQL_UDF_4(`t1`.`tree`, `t2`.`x`) <= CAST(3 AS BIGINT)
+          DISTRIBUTE BY
+            `set`
+        ) AS `d`
+      ) AS `n`
+      LEFT ANTI JOIN `Trees` AS `o`
+        ON `n`.`set` = `o`.`set` AND `n`.`tree` = `o`.`tree`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Trees := Trees UNION ALL Trees__new
   -- Trees__delta := Trees__new
 -- until empty: Trees__new

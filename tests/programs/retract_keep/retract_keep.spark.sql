@@ -49,37 +49,67 @@ FROM `Link` AS `t1`;
 -- else:
   -- Conn: non-recursive rules [partitioned by b]
   CREATE OR REPLACE TEMPORARY VIEW `Conn` AS
-  SELECT DISTINCT
-    `t1`.`a`,
-    `t1`.`b`
-  FROM `Link` AS `t1`;
+  SELECT /*+ REPARTITION(`b`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
+  FROM (
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
+    FROM (
+      SELECT DISTINCT
+        `t1`.`a`,
+        `t1`.`b`
+      FROM `Link` AS `t1`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Conn: first delta [partitioned by b]
   CREATE OR REPLACE TEMPORARY VIEW `Conn__delta` AS
-  SELECT
-    *
-  FROM `Conn`;
+  SELECT /*+ REPARTITION(`b`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
+  FROM (
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
+    FROM (
+      SELECT
+        *
+      FROM `Conn`
+    ) AS `stored`
+  ) AS `renamed`;
   -- repeat (stratum Conn):
     -- Conn: new facts of this iteration [partitioned by b]
     CREATE OR REPLACE TEMPORARY VIEW `Conn__new` AS
-    SELECT
-      `n`.`a`,
-      `n`.`b`
+    SELECT /*+ REPARTITION(`b`) */
+      `dl2sql$0` AS `a`,
+      `dl2sql$1` AS `b`
     FROM (
-      SELECT DISTINCT
-        *
+      SELECT /*+ REPARTITION(`dl2sql$1`) */
+        `a` AS `dl2sql$0`,
+        `b` AS `dl2sql$1`
       FROM (
         SELECT
-          `t1`.`a`,
-          `t2`.`b`
-        FROM `Conn__delta` AS `t1`
-        JOIN `Link` AS `t2`
-          ON `t2`.`a` = `t1`.`b`
-        DISTRIBUTE BY
-          `b`
-      ) AS `d`
-    ) AS `n`
-    LEFT ANTI JOIN `Conn` AS `o`
-      ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+          `n`.`a`,
+          `n`.`b`
+        FROM (
+          SELECT DISTINCT
+            *
+          FROM (
+            SELECT
+              `t1`.`a`,
+              `t2`.`b`
+            FROM `Conn__delta` AS `t1`
+            JOIN `Link` AS `t2`
+              ON `t2`.`a` = `t1`.`b`
+            DISTRIBUTE BY
+              `b`
+          ) AS `d`
+        ) AS `n`
+        LEFT ANTI JOIN `Conn` AS `o`
+          ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+      ) AS `stored`
+    ) AS `renamed`;
     -- Conn := Conn UNION ALL Conn__new
     -- Conn__delta := Conn__new
   -- until empty: Conn__new

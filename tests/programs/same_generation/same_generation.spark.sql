@@ -1,39 +1,69 @@
 -- SG: non-recursive rules [partitioned by x]
 CREATE OR REPLACE TEMPORARY VIEW `SG` AS
-SELECT DISTINCT
-  `t1`.`child` AS `x`,
-  `t2`.`child` AS `y`
-FROM `Parent` AS `t1`
-JOIN `Parent` AS `t2`
-  ON `t2`.`parent` = `t1`.`parent` AND `t1`.`child` <> `t2`.`child`;
+SELECT /*+ REPARTITION(`x`) */
+  `dl2sql$0` AS `x`,
+  `dl2sql$1` AS `y`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$0`) */
+    `x` AS `dl2sql$0`,
+    `y` AS `dl2sql$1`
+  FROM (
+    SELECT DISTINCT
+      `t1`.`child` AS `x`,
+      `t2`.`child` AS `y`
+    FROM `Parent` AS `t1`
+    JOIN `Parent` AS `t2`
+      ON `t2`.`parent` = `t1`.`parent` AND `t1`.`child` <> `t2`.`child`
+  ) AS `stored`
+) AS `renamed`;
 -- SG: first delta [partitioned by x]
 CREATE OR REPLACE TEMPORARY VIEW `SG__delta` AS
-SELECT
-  *
-FROM `SG`;
+SELECT /*+ REPARTITION(`x`) */
+  `dl2sql$0` AS `x`,
+  `dl2sql$1` AS `y`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$0`) */
+    `x` AS `dl2sql$0`,
+    `y` AS `dl2sql$1`
+  FROM (
+    SELECT
+      *
+    FROM `SG`
+  ) AS `stored`
+) AS `renamed`;
 -- repeat (stratum SG):
   -- SG: new facts of this iteration [partitioned by x]
   CREATE OR REPLACE TEMPORARY VIEW `SG__new` AS
-  SELECT
-    `n`.`x`,
-    `n`.`y`
+  SELECT /*+ REPARTITION(`x`) */
+    `dl2sql$0` AS `x`,
+    `dl2sql$1` AS `y`
   FROM (
-    SELECT DISTINCT
-      *
+    SELECT /*+ REPARTITION(`dl2sql$0`) */
+      `x` AS `dl2sql$0`,
+      `y` AS `dl2sql$1`
     FROM (
       SELECT
-        `t1`.`child` AS `x`,
-        `t2`.`child` AS `y`
-      FROM `Parent` AS `t1`
-      CROSS JOIN `Parent` AS `t2`
-      JOIN `SG__delta` AS `t3`
-        ON `t3`.`x` = `t1`.`parent` AND `t3`.`y` = `t2`.`parent`
-      DISTRIBUTE BY
-        `x`
-    ) AS `d`
-  ) AS `n`
-  LEFT ANTI JOIN `SG` AS `o`
-    ON `n`.`x` = `o`.`x` AND `n`.`y` = `o`.`y`;
+        `n`.`x`,
+        `n`.`y`
+      FROM (
+        SELECT DISTINCT
+          *
+        FROM (
+          SELECT
+            `t1`.`child` AS `x`,
+            `t2`.`child` AS `y`
+          FROM `Parent` AS `t1`
+          CROSS JOIN `Parent` AS `t2`
+          JOIN `SG__delta` AS `t3`
+            ON `t3`.`x` = `t1`.`parent` AND `t3`.`y` = `t2`.`parent`
+          DISTRIBUTE BY
+            `x`
+        ) AS `d`
+      ) AS `n`
+      LEFT ANTI JOIN `SG` AS `o`
+        ON `n`.`x` = `o`.`x` AND `n`.`y` = `o`.`y`
+    ) AS `stored`
+  ) AS `renamed`;
   -- SG := SG UNION ALL SG__new
   -- SG__delta := SG__new
 -- until empty: SG__new

@@ -1,53 +1,83 @@
 -- Reach2: non-recursive rules [partitioned by a]
 CREATE OR REPLACE TEMPORARY VIEW `Reach2` AS
-SELECT DISTINCT
-  `t1`.`a`,
-  `t1`.`b`
-FROM `Edge` AS `t1`;
+SELECT /*+ REPARTITION(`a`) */
+  `dl2sql$0` AS `a`,
+  `dl2sql$1` AS `b`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$0`) */
+    `a` AS `dl2sql$0`,
+    `b` AS `dl2sql$1`
+  FROM (
+    SELECT DISTINCT
+      `t1`.`a`,
+      `t1`.`b`
+    FROM `Edge` AS `t1`
+  ) AS `stored`
+) AS `renamed`;
 -- Reach2: first delta [partitioned by a]
 CREATE OR REPLACE TEMPORARY VIEW `Reach2__delta` AS
-SELECT
-  *
-FROM `Reach2`;
--- repeat (stratum Reach2):
-  -- Reach2: new facts of this iteration [partitioned by a]
-  CREATE OR REPLACE TEMPORARY VIEW `Reach2__new` AS
-  SELECT
-    `n`.`a`,
-    `n`.`b`
+SELECT /*+ REPARTITION(`a`) */
+  `dl2sql$0` AS `a`,
+  `dl2sql$1` AS `b`
+FROM (
+  SELECT /*+ REPARTITION(`dl2sql$0`) */
+    `a` AS `dl2sql$0`,
+    `b` AS `dl2sql$1`
   FROM (
     SELECT
       *
+    FROM `Reach2`
+  ) AS `stored`
+) AS `renamed`;
+-- repeat (stratum Reach2):
+  -- Reach2: new facts of this iteration [partitioned by a]
+  CREATE OR REPLACE TEMPORARY VIEW `Reach2__new` AS
+  SELECT /*+ REPARTITION(`a`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
+  FROM (
+    SELECT /*+ REPARTITION(`dl2sql$0`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
     FROM (
-      SELECT DISTINCT
-        *
+      SELECT
+        `n`.`a`,
+        `n`.`b`
       FROM (
         SELECT
-          `t1`.`a`,
-          `t2`.`b`
-        FROM `Reach2__delta` AS `t1`
-        JOIN `Reach2` AS `t2`
-          ON `t2`.`a` = `t1`.`b`
-        DISTRIBUTE BY
-          `a`
-      ) AS `d`
-      UNION
-      SELECT DISTINCT
-        *
-      FROM (
-        SELECT
-          `t1`.`a`,
-          `t2`.`b`
-        FROM `Reach2` AS `t1`
-        JOIN `Reach2__delta` AS `t2`
-          ON `t2`.`a` = `t1`.`b`
-        DISTRIBUTE BY
-          `a`
-      ) AS `d`
-    ) AS variants
-  ) AS `n`
-  LEFT ANTI JOIN `Reach2` AS `o`
-    ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+          *
+        FROM (
+          SELECT DISTINCT
+            *
+          FROM (
+            SELECT
+              `t1`.`a`,
+              `t2`.`b`
+            FROM `Reach2__delta` AS `t1`
+            JOIN `Reach2` AS `t2`
+              ON `t2`.`a` = `t1`.`b`
+            DISTRIBUTE BY
+              `a`
+          ) AS `d`
+          UNION
+          SELECT DISTINCT
+            *
+          FROM (
+            SELECT
+              `t1`.`a`,
+              `t2`.`b`
+            FROM `Reach2` AS `t1`
+            JOIN `Reach2__delta` AS `t2`
+              ON `t2`.`a` = `t1`.`b`
+            DISTRIBUTE BY
+              `a`
+          ) AS `d`
+        ) AS variants
+      ) AS `n`
+      LEFT ANTI JOIN `Reach2` AS `o`
+        ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Reach2 := Reach2 UNION ALL Reach2__new
   -- Reach2__delta := Reach2__new
 -- until empty: Reach2__new
@@ -97,37 +127,67 @@ FROM `Reach2`;
 -- else:
   -- Reach: non-recursive rules [partitioned by b]
   CREATE OR REPLACE TEMPORARY VIEW `Reach` AS
-  SELECT DISTINCT
-    `t1`.`a`,
-    `t1`.`b`
-  FROM `Edge` AS `t1`;
+  SELECT /*+ REPARTITION(`b`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
+  FROM (
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
+    FROM (
+      SELECT DISTINCT
+        `t1`.`a`,
+        `t1`.`b`
+      FROM `Edge` AS `t1`
+    ) AS `stored`
+  ) AS `renamed`;
   -- Reach: first delta [partitioned by b]
   CREATE OR REPLACE TEMPORARY VIEW `Reach__delta` AS
-  SELECT
-    *
-  FROM `Reach`;
+  SELECT /*+ REPARTITION(`b`) */
+    `dl2sql$0` AS `a`,
+    `dl2sql$1` AS `b`
+  FROM (
+    SELECT /*+ REPARTITION(`dl2sql$1`) */
+      `a` AS `dl2sql$0`,
+      `b` AS `dl2sql$1`
+    FROM (
+      SELECT
+        *
+      FROM `Reach`
+    ) AS `stored`
+  ) AS `renamed`;
   -- repeat (stratum Reach):
     -- Reach: new facts of this iteration [partitioned by b]
     CREATE OR REPLACE TEMPORARY VIEW `Reach__new` AS
-    SELECT
-      `n`.`a`,
-      `n`.`b`
+    SELECT /*+ REPARTITION(`b`) */
+      `dl2sql$0` AS `a`,
+      `dl2sql$1` AS `b`
     FROM (
-      SELECT DISTINCT
-        *
+      SELECT /*+ REPARTITION(`dl2sql$1`) */
+        `a` AS `dl2sql$0`,
+        `b` AS `dl2sql$1`
       FROM (
         SELECT
-          `t1`.`a`,
-          `t2`.`b`
-        FROM `Reach__delta` AS `t1`
-        JOIN `Edge` AS `t2`
-          ON `t2`.`a` = `t1`.`b`
-        DISTRIBUTE BY
-          `b`
-      ) AS `d`
-    ) AS `n`
-    LEFT ANTI JOIN `Reach` AS `o`
-      ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+          `n`.`a`,
+          `n`.`b`
+        FROM (
+          SELECT DISTINCT
+            *
+          FROM (
+            SELECT
+              `t1`.`a`,
+              `t2`.`b`
+            FROM `Reach__delta` AS `t1`
+            JOIN `Edge` AS `t2`
+              ON `t2`.`a` = `t1`.`b`
+            DISTRIBUTE BY
+              `b`
+          ) AS `d`
+        ) AS `n`
+        LEFT ANTI JOIN `Reach` AS `o`
+          ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+      ) AS `stored`
+    ) AS `renamed`;
     -- Reach := Reach UNION ALL Reach__new
     -- Reach__delta := Reach__new
   -- until empty: Reach__new
