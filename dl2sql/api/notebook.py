@@ -24,8 +24,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from dl2sql.api.program import Program
 from dl2sql.compiler import compile_source
 from dl2sql.diagnostics import CompileError, InputError, RuntimeFailure, user_error_text
-from dl2sql.runner.spark_session import get_spark
-from dl2sql.runner.spark_session import without_pandas_warning
+from dl2sql.io.duckdb_frames import is_spark_frame
 
 # The file name diagnostics show for the cell: `<cell>:3:5: error: ...`.
 CELL_FILE = "<cell>"
@@ -69,20 +68,11 @@ def run_cell(shell, args, cell: str) -> None:
     ns = shell.user_ns
     try:
         program = compile_cell(cell, ns)
-        spark = con = None
-        if args.engine == "spark":
-            spark = get_spark()  # the notebook's active session, else one of dl2sql's
-        else:
-            import duckdb  # deferred: DuckDB loads only when it runs
-
-            # one connection per cell: its outputs stay readable as long as the user
-            # holds them (a relation keeps its connection alive)
-            con = duckdb.connect(":memory:")
-        inputs = {}
-        for spec in args.inputs:
-            rel, value = _input(spec, ns)
-            inputs[rel] = _for_engine(value, args.engine, spark)
-        outputs = program.run(spark=spark, inputs=inputs, engine=args.engine, con=con)
+        # the engine's own session or connection: on Spark the notebook's active
+        # session (else one of dl2sql's), on DuckDB a new database for each cell, whose
+        # outputs stay readable as long as the user holds them
+        inputs = dict(_input(spec, ns) for spec in args.inputs)
+        outputs = program.run(inputs=inputs, engine=args.engine)
     except (CompileError, InputError, RuntimeFailure) as e:
         print(user_error_text(e), file=sys.stderr)
         return
@@ -115,32 +105,10 @@ def _input(spec: str, ns: dict):
     return rel, name  # a catalog table or a file path, as Program.run reads them
 
 
-def _is_spark_frame(value) -> bool:
-    return type(value).__module__.startswith("pyspark.sql") and hasattr(value, "toPandas")
-
-
-def _is_pandas_frame(value) -> bool:
-    return type(value).__module__.startswith("pandas") and hasattr(value, "dtypes")
-
-
-def _for_engine(value, engine: str, spark):
-    """``value`` in a form the engine's inputs accept: a notebook often holds a Spark
-    DataFrame when running on DuckDB, or a pandas one when running on Spark."""
-    # PySpark's warning about the pandas version concerns a conversion the user did
-    # not write; dl2sql's own conversions mute it too
-    if engine == "duckdb" and _is_spark_frame(value):
-        with without_pandas_warning():
-            return value.toPandas()  # small data in a notebook: collected to the driver
-    if engine == "spark" and _is_pandas_frame(value):
-        with without_pandas_warning():
-            return spark.createDataFrame(value)
-    return value
-
-
 def show_outputs(outputs: dict, n: int) -> None:
     """Print each output relation's name, its number of rows and its first ``n`` rows."""
     for rel, frame in outputs.items():
-        if _is_spark_frame(frame):
+        if is_spark_frame(frame):
             count = frame.count()
             print(f"{rel}: {count} row{'s' if count != 1 else ''}")
             if n > 0 and count:

@@ -10,9 +10,20 @@ from sqlglot import exp
 from dl2sql.diagnostics import InputError, first_line
 from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
+from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.sqlgen.canonical import input_failure, input_projection
 from dl2sql.sqlgen.dialects import DUCKDB
 from dl2sql.sqlgen.text_columns import csv_projection
+
+
+def is_spark_frame(value) -> bool:
+    """A PySpark DataFrame (without importing PySpark)."""
+    return type(value).__module__.startswith("pyspark.sql") and hasattr(value, "toPandas")
+
+
+def is_pandas_frame(value) -> bool:
+    """A pandas DataFrame (without importing pandas)."""
+    return type(value).__module__.startswith("pandas") and hasattr(value, "dtypes")
 
 
 def _relation(con, relation: str, src, json_columns=None):
@@ -33,8 +44,11 @@ def _relation(con, relation: str, src, json_columns=None):
                 return con.read_csv(src, header=True, all_varchar=True, sep=",",
                                     quotechar='"', escapechar='"', allow_quoted_nulls=False)
             return con.table(src)
-        if hasattr(src, "columns") and hasattr(src, "dtypes") and not hasattr(src, "types"):
-            return con.from_df(src)  # pandas
+        if is_spark_frame(src):  # small data (a notebook's): collected to the driver
+            with without_pandas_warning():
+                return con.from_df(src.toPandas())
+        if is_pandas_frame(src):
+            return con.from_df(src)
         if hasattr(src, "types") and hasattr(src, "columns"):
             return src  # a DuckDB relation
     except InputError:

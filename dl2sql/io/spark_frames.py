@@ -14,8 +14,10 @@ import shutil
 from pathlib import Path
 
 from dl2sql.diagnostics import InputError, first_line, root_cause
+from dl2sql.io.duckdb_frames import is_pandas_frame
 from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
+from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.runner.spark_types import schema_ddl
 from dl2sql.sqlgen.canonical import input_failure
 from dl2sql.sqlgen.canonical import input_projection
@@ -95,8 +97,8 @@ def conform(relation: str, df, expected, declared: dict | None = None):
 
 
 class SparkInput:
-    """An input relation's contents on Spark: a DataFrame, a catalog table name, or a
-    file path (``.parquet``, ``.json`` lines, ``.csv`` with a header). ``columns`` are
+    """An input relation's contents on Spark: a DataFrame (Spark's or pandas'), a
+    catalog table name, or a file path (``.parquet``, ``.json`` lines, ``.csv`` with a header). ``columns`` are
     the relation's (name, DDlog type) pairs in the type environment ``env``."""
 
     def __init__(self, relation: str, source, columns, env):
@@ -113,6 +115,9 @@ class SparkInput:
             src = read_csv(spark, self.relation, src, self.columns, self.env)
         elif isinstance(src, str):
             src = read_path_or_table(spark, self.relation, src, expected)
+        elif is_pandas_frame(src):
+            with without_pandas_warning():
+                src = spark.createDataFrame(src)
         if not hasattr(src, "schema") or not hasattr(src, "select"):
             raise InputError(f"input relation `{self.relation}`: expected a DataFrame, a "
                              f"table name or a file path, found {type(src).__name__}")
