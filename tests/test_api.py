@@ -48,6 +48,17 @@ def test_frame_in_with_lossless_widening(program, engine):
     assert _rows(out["Reach"]) == REACH
 
 
+def test_pandas_frames_on_both_engines_and_spark_frames_on_duckdb(program, engine, spark):
+    import pandas as pd
+
+    pandas_edges = pd.DataFrame(EDGES, columns=["src", "dst", "w"])
+    assert _rows(_run(program, engine, {"Edge": pandas_edges, "Node": []})["Reach"]) == REACH
+    if engine.dialect == "duckdb":  # a notebook's Spark DataFrame, collected
+        spark_edges = spark.createDataFrame(EDGES, "src string, dst string, w int")
+        assert _rows(_run(program, engine, {"Edge": spark_edges, "Node": []})["Reach"]) \
+            == REACH
+
+
 def test_source_attribute_reads_a_catalog_table(program, engine):
     nodes = _frame(engine, [("t", {"tag": 0, "View_sql": ""}), ("v", {"tag": 1, "View_sql": "q"})]
                    if engine.dialect == "duckdb" else [("t", (0, "")), ("v", (1, "q"))],

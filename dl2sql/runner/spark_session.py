@@ -170,10 +170,12 @@ def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None
 def without_pandas_warning():
     """Inside this block, PySpark's FutureWarning about the installed pandas version is
     not shown (PySpark imports its test utilities on its first Python-to-JVM value
-    conversion, and they check pandas; dl2sql uses neither)."""
+    conversion, and they check pandas; dl2sql uses neither), nor pandas' deprecation
+    warnings about how PySpark's own conversion code calls it."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
                                 category=FutureWarning)
+        warnings.filterwarnings("ignore", message="The copy keyword is deprecated")
         try:
             import pyspark.testing.utils  # noqa: F401 - imported here, warning muted
         except Exception:  # pragma: no cover - absent in some PySpark builds
