@@ -28,7 +28,8 @@ from dl2sql.compiler.emit import create_view
 from dl2sql.diagnostics import InputError, suggest
 from dl2sql.engines import Settings, engine_of
 from dl2sql.engines import engine as get_engine
-from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Rename
+from dl2sql.plan.nodes import Append, Materialize, Rename
+from dl2sql.plan.walk import walk
 from dl2sql.runtime.convert import to_sql
 from dl2sql.sqlgen.trees import select_all, table
 
@@ -78,30 +79,26 @@ class Program:
     def sql(self, dialect: str = "spark") -> list[str]:
         """The SQL statements of the plan for ``dialect`` ("spark" or "duckdb"), in
         order; the loop of a recursive stratum appears once, its body inline."""
-        plan = self.compiled.plan_for(dialect)
         out: list[str] = []
-
-        def walk(stmts):
-            for s in stmts:
-                if isinstance(s, Materialize):
-                    out.append(create_view(s).sql(dialect=dialect))
-                elif isinstance(s, Append):
-                    out.append(exp.insert(select_all(s.source.name),
-                                          table(s.target.name)).sql(dialect=dialect))
-                elif isinstance(s, Rename):
-                    out.append(f"-- {s.source.name} becomes {s.target.name}")
-                elif isinstance(s, Loop):
-                    out.append(f"-- repeat until {', '.join(s.until_empty)} are empty:")
-                    walk(s.body)
-                    out.append("-- end repeat")
-                elif isinstance(s, Choose):
-                    out.append(f"-- if ({s.probe_query.sql(dialect=dialect)}) has at most "
-                               f"{s.max_degree} edges per source: {s.stratum} by doubling")
-                    walk(s.doubling)
-                    out.append("-- else:")
-                    walk(s.linear)
-                    out.append("-- end if")
-        walk(plan.statements)
+        for event, s, _ in walk(self.compiled.plan_for(dialect).statements):
+            if event == "loop":
+                out.append(f"-- repeat until {', '.join(s.until_empty)} are empty:")
+            elif event == "end loop":
+                out.append("-- end repeat")
+            elif event == "choose":
+                out.append(f"-- if ({s.probe_query.sql(dialect=dialect)}) has at most "
+                           f"{s.max_degree} edges per source: {s.stratum} by doubling")
+            elif event == "else":
+                out.append("-- else:")
+            elif event == "end choose":
+                out.append("-- end if")
+            elif isinstance(s, Materialize):
+                out.append(create_view(s).sql(dialect=dialect))
+            elif isinstance(s, Append):
+                out.append(exp.insert(select_all(s.source.name),
+                                      table(s.target.name)).sql(dialect=dialect))
+            elif isinstance(s, Rename):
+                out.append(f"-- {s.source.name} becomes {s.target.name}")
         return out
 
     # ------------------------------------------------------------------ running

@@ -6,7 +6,8 @@ import dataclasses
 from sqlglot import exp
 
 from dl2sql.compiler.pipeline import ENGINE_PASSES, PASSES, CompiledProgram
-from dl2sql.plan.nodes import Choose, Append, Loop, Materialize, Rename
+from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+from dl2sql.plan.walk import walk
 from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
 
@@ -149,9 +150,26 @@ def _steps(loop: Loop) -> str:
 
 
 def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
-    pad = "  " * depth
-    for s in stmts:
-        if isinstance(s, Materialize):
+    c = "-- " if sql else ""  # in SQL, what is not a statement is a comment
+    for event, s, level in walk(stmts, depth):
+        pad = "  " * level
+        if event == "loop":
+            lines.append(f"{pad}{c}repeat (stratum {s.stratum}{_steps(s)}):")
+        elif event == "end loop":
+            lines.append(f"{pad}{c}until empty: {', '.join(s.until_empty)}")
+        elif event == "choose":
+            if sql:
+                lines.append(f"{pad}{c}if ({s.probe_query.sql(dialect=dialect)}) has at "
+                             f"most {s.max_degree} edges per source:")
+            else:
+                lines.append(f"{pad}if {s.probe_query.table} has at most {s.max_degree} "
+                             f"rows per distinct {s.probe_query.source} (long thin paths):")
+            lines.append(f"{pad}{c}  -- {s.stratum} is a transitive closure: by doubling")
+        elif event == "else":
+            lines.append(f"{pad}{c}else:")
+        elif event == "end choose":
+            lines.append(f"{pad}{c}end if")
+        elif isinstance(s, Materialize):
             if sql:
                 if s.comment:
                     lines.append(f"{pad}-- {s.comment}{_partitioned(s.target)}")
@@ -163,28 +181,9 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
                 lines.append(f"{pad}{s.target.name} := {s.comment or 'query'}{counted}"
                              f"{_partitioned(s.target)}")
         elif isinstance(s, Append):
-            lines.append(f"{pad}{'-- ' if sql else ''}{s.target.name} := {s.target.name} "
-                         f"UNION ALL {s.source.name}")
+            lines.append(f"{pad}{c}{s.target.name} := {s.target.name} UNION ALL {s.source.name}")
         elif isinstance(s, Rename):
-            lines.append(f"{pad}{'-- ' if sql else ''}{s.target.name} := {s.source.name}")
-        elif isinstance(s, Loop):
-            lines.append(f"{pad}{'-- ' if sql else ''}repeat (stratum {s.stratum}"
-                         f"{_steps(s)}):")
-            _plan_lines(s.body, dialect, sql, lines, depth + 1)
-            lines.append(f"{pad}{'-- ' if sql else ''}until empty: {', '.join(s.until_empty)}")
-        elif isinstance(s, Choose):
-            c = "-- " if sql else ""
-            if sql:
-                lines.append(f"{pad}{c}if ({s.probe_query.sql(dialect=dialect)}) has at "
-                             f"most {s.max_degree} edges per source:")
-            else:
-                lines.append(f"{pad}if {s.probe_query.table} has at most {s.max_degree} "
-                             f"rows per distinct {s.probe_query.source} (long thin paths):")
-            lines.append(f"{pad}{c}  -- {s.stratum} is a transitive closure: by doubling")
-            _plan_lines(s.doubling, dialect, sql, lines, depth + 1)
-            lines.append(f"{pad}{c}else:")
-            _plan_lines(s.linear, dialect, sql, lines, depth + 1)
-            lines.append(f"{pad}{c}end if")
+            lines.append(f"{pad}{c}{s.target.name} := {s.source.name}")
 
 
 # the printer of each stage, by the name of the pass that produces it
