@@ -19,7 +19,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.passes.doubling import closures
-from dl2sql.engines import ENGINES
+from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.plan.build import build_plan
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
@@ -235,8 +235,9 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
     program = CompiledProgram(Source(text, path, tuple(lib_dirs), output_internal))
     for step in PASSES:
         program = step.run(program)
-    for engine in ENGINES:  # SQL is built now, so that its errors surface here
-        program.plan_for(engine)
+    # SQL is built now (for the oracle: the other engines' on first use), so that its
+    # errors surface here
+    program.plan_for(ORACLE)
     return program
 
 

@@ -35,15 +35,12 @@ from typing import Optional
 
 
 from dl2sql.plan.nodes import Table
+from dl2sql.sqlgen.dialects import temporary_names
 
 CO_PARTITION_CONF = {
     "spark.sql.adaptive.enabled": "false",
     "spark.sql.requireAllClusterKeysForCoPartition": "false",
 }
-
-
-# not a possible DDlog field name, so never a column's own name
-_TEMPORARY = "dl2sql$"
 
 
 class CoPartitioner:
@@ -74,8 +71,8 @@ class CoPartitioner:
             return df
         from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
 
-        keys = [F.col(k) for k in _temporary_key(table)]
-        return df.toDF(*_temporary_names(table)).repartition(self.partitions, *keys)
+        names, key = temporary_names([c.name for c in table.columns], list(table.partition_by))
+        return df.toDF(*names).repartition(self.partitions, *[F.col(k) for k in key])
 
     def finish(self, table: Table, checkpoint):
         """A checkpoint of :meth:`prepare`'s result, under ``table``'s column names."""
@@ -160,13 +157,3 @@ class CoPartitioner:
                     conf.unset(k)
                 else:
                     conf.set(k, v)
-
-
-def _temporary_names(table: Table) -> list[str]:
-    return [_TEMPORARY + str(i) for i in range(len(table.columns))]
-
-
-def _temporary_key(table: Table) -> list[str]:
-    """The temporary names of ``table``'s key columns."""
-    position = {c.name: i for i, c in enumerate(table.columns)}
-    return [_TEMPORARY + str(position[k]) for k in table.partition_by]

@@ -88,8 +88,12 @@ def _no_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
     return select
 
 
-# not a possible DDlog field name, so never a column's own name
-_TEMPORARY = "dl2sql$"
+def temporary_names(columns: list[str], key: list[str]) -> tuple[list[str], list[str]]:
+    """Temporary names for ``columns`` and those of the ``key`` columns among them:
+    ``dl2sql$N`` is not a possible DDlog field name, so never a column's own name."""
+    temporary = [f"dl2sql${i}" for i in range(len(columns))]
+    position = {c: i for i, c in enumerate(columns)}
+    return temporary, [temporary[position[k]] for k in key]
 
 
 def _spark_store_partitioned(query: exp.Expression, columns: list[str],
@@ -104,10 +108,9 @@ def _spark_store_partitioned(query: exp.Expression, columns: list[str],
     # (the plan distributes them on the key), into the session's shuffle partitions
     # (which the runner sets to the loop's partitions while it plans). The inner
     # repartition keeps the optimizer from merging the two renamings into ``x AS x``.
-    temporary = [f"{_TEMPORARY}{i}" for i in range(len(columns))]
-    position = {c: i for i, c in enumerate(columns)}
+    temporary, temporary_key = temporary_names(columns, key)
     inner = _renamed(query, columns, temporary, "stored")
-    _hint_repartition(inner, [temporary[position[k]] for k in key])
+    _hint_repartition(inner, temporary_key)
     outer = _renamed(inner, temporary, columns, "renamed")
     _hint_repartition(outer, key)
     return outer
