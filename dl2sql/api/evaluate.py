@@ -33,8 +33,9 @@ class Evaluator:
         self.externs = bind_externs(program, externs or {})
         self._registered: set[str] = set()
 
-    def _register_udfs(self, plan) -> None:
-        """Register the plan's Python UDFs on the runner (once per runner)."""
+    def register_udfs(self, plan) -> None:
+        """Register the Python UDFs of ``plan`` (or of an update plan) on the runner
+        (each once per runner)."""
         if not plan.functions:
             return
 
@@ -78,7 +79,7 @@ class Evaluator:
         that stores results lazily (so that their failures are raised here)."""
         plan = self.program.plan_for(self.runner.engine, self.loops)
         with self.runner.running(), engine_errors():
-            self._register_udfs(plan)
+            self.register_udfs(plan)
             tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
             execute(plan, self.runner, tables, self.progress)
             self.runner.compute([plan.relations[rel] for rel in computed])

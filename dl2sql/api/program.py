@@ -23,6 +23,7 @@ from sqlglot import exp
 
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
+from dl2sql.api.maintained import Maintained
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
 from dl2sql.compiler.emit import create_view
 from dl2sql.diagnostics import InputError, suggest
@@ -135,6 +136,15 @@ class Program:
         self._last_run = (runner, _inputs_key(inputs), frames, dict(inputs or {}))
         return frames
 
+    def maintain(self, inputs: Optional[dict] = None, engine: str = "spark", spark=None,
+                 master: Optional[str] = None, con=None, progress=None):
+        """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
+        stored, to be updated transaction by transaction: a
+        :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
+        and deleted rows and returns the changes of the outputs)."""
+        return Maintained(self, inputs, engine, spark=spark, con=con, master=master,
+                          progress=progress)
+
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.
         Output DataFrames of earlier runs cannot be read afterwards."""
@@ -183,9 +193,9 @@ class Program:
         Evaluator(self.compiled, runner, progress, self.extern, loops).run(
             bound, tuple(self.outputs))
 
-    def bind_inputs(self, inputs: dict, engine: str) -> dict:
+    def bind_inputs(self, inputs: dict, engine: str, sources: bool = True) -> dict:
         """Loaders for the input relations on ``engine``: those named in ``inputs``
-        (short or qualified names) and those with a ``#[source]``."""
+        (short or qualified names) and, with ``sources``, those with a ``#[source]``."""
         frames = get_engine(engine).inputs
 
         def wrap(rel: str, source):
@@ -201,7 +211,7 @@ class Program:
             bound[rel] = (RowsInput(self.compiled, rel, data)
                           if isinstance(data, (builtins.list, builtins.tuple, builtins.set))
                           else wrap(rel, data))
-        for rel in self.inputs:
+        for rel in self.inputs if sources else ():
             if rel not in bound and rels[rel].source:
                 bound[rel] = wrap(rel, rels[rel].source)
         return bound

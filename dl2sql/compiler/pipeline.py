@@ -20,6 +20,8 @@ from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.passes.doubling import closures
 from dl2sql.engines import ENGINES, ORACLE
+from dl2sql.incremental.build import build_update
+from dl2sql.incremental.nodes import UpdatePlan
 from dl2sql.plan.build import build_plan
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
@@ -29,6 +31,7 @@ from dl2sql.ra.nodes import Block, RelationLayout
 from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.plan_sql import plan_sql
+from dl2sql.sqlgen.update_sql import update_sql
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.syntax.loader import load_modules
@@ -91,6 +94,20 @@ class CompiledProgram:
         if key not in self._engine_stages:
             self._engine_stages[key] = run_engine_passes(self, engine, loops)
         return self._engine_stages[key][stage]
+
+    def update_for(self, engine: str) -> UpdatePlan:
+        """The plan that applies a transaction on ``engine``, its SQL built (made on
+        first use: only maintained programs need it)."""
+        key = (engine, "update")
+        if key not in self._engine_stages:
+            policy = ENGINES[engine].loops
+            planned = build_update(LoopProgram(self.strata, self.blocks, self.layouts,
+                                               self.closures, self.type_env),
+                                   self.input_relations(), policy)
+            ec = ExprCompiler(self.type_env, DIALECTS[ENGINES[engine].dialect],
+                              self.functions, udf_prefix="dl2sql_update_udf_")
+            self._engine_stages[key] = update_sql(planned, self.layouts, ec)
+        return self._engine_stages[key]
 
     def input_relations(self) -> list[str]:
         return [r for r, i in self.relations.items() if i.role == "input"]

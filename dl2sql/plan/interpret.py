@@ -47,6 +47,11 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     _run_block(plan.statements, runner, progress, {})
 
 
+def run_statements(stmts: tuple[Stmt, ...], runner, progress: Optional[Progress] = None) -> None:
+    """Run plan statements whose inputs the runner holds already (a part of a plan)."""
+    _run_block(stmts, runner, progress, {})
+
+
 def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
                counted: bool = True) -> None:
     for stmt in stmts:

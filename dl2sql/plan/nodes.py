@@ -101,6 +101,34 @@ class EdgeProbe:
 
 
 @dataclass(frozen=True)
+class Intersect:
+    """The rows of the duplicate-free ``query`` that table ``table`` also holds."""
+
+    query: object
+    table: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One query of a :class:`Parts`: empty whenever one of the tables ``needs`` (read
+    by a join, not by a negation) is empty."""
+
+    query: object
+    needs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The set union of those ``parts`` whose needed tables are not empty, chosen when
+    the statement runs (incremental maintenance: a transaction changes few
+    relations, and a part that joins an unchanged relation's change has no rows)."""
+
+    relation: str
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True)
 class Materialize:
     """``target := query`` (the query already removes duplicates where needed).
     With ``count`` the runner returns the number of rows of the new table."""
@@ -125,6 +153,16 @@ class Rename:
 
     target: Table
     source: Table
+
+
+@dataclass(frozen=True)
+class Patch:
+    """``target := (target − minus) ∪ plus`` in place, for a table that holds no row of
+    ``plus`` and every row of ``minus`` (either may be None: nothing to add or remove)."""
+
+    target: Table
+    plus: typing.Optional[Table] = None
+    minus: typing.Optional[Table] = None
 
 
 @dataclass(frozen=True)
@@ -167,7 +205,7 @@ class Choose:
     stratum: str
 
 
-Stmt = typing.Union[Materialize, Append, Rename, Loop, Choose, Fixpoint]
+Stmt = typing.Union[Materialize, Append, Rename, Patch, Loop, Choose, Fixpoint]
 
 
 @dataclass(frozen=True)

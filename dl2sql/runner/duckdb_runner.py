@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
+from dl2sql.sqlgen.trees import table
 
 # Rows are sent in chunks so that a very large input does not build one giant
 # parameter list (DuckDB copies every parameter into its own vectors).
@@ -154,6 +155,31 @@ class DuckDBRunner:
             return
         self.con.execute(f"DROP TABLE IF EXISTS {_ident(target.name)}")
         self.con.execute(f"ALTER TABLE {_ident(source.name)} RENAME TO {_ident(target.name)}")
+
+    def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
+        """``target := (target − minus) ∪ plus`` in place: a ``DELETE ... USING`` and an
+        ``INSERT`` (no copy of the rows that stay)."""
+        if minus is not None:
+            def col(alias: str, c: str) -> exp.Column:
+                return exp.column(c, table=alias, quoted=True)
+            same = exp.and_(*[exp.EQ(this=col(target.name, c.name), expression=col("m", c.name))
+                              for c in target.columns])
+            self.con.execute(self.sql(exp.Delete(this=table(target.name),
+                                                 using=[table(minus.name, "m")],
+                                                 where=exp.Where(this=same))))
+        if plus is not None:
+            self.append(target, plus)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """A DuckDB transaction: what fails inside it leaves every table as it was."""
+        self.con.execute(self.sql(exp.Transaction()))
+        try:
+            yield
+        except BaseException:
+            self.con.execute(self.sql(exp.Rollback()))
+            raise
+        self.con.execute(self.sql(exp.Commit()))
 
     def retain(self, tables: list[Table]) -> None:
         """Nothing to do: tables live in the connection, which its owner closes."""

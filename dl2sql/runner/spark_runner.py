@@ -38,6 +38,8 @@ from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
 from dl2sql.runner.spark_types import ident, row_width, schema_ddl, to_spark
 from dl2sql.runtime.spark_values import IDENTITY, SparkUdf, normalize
+from dl2sql.sqlgen.dialects import SPARK
+from dl2sql.sqlgen.trees import select_all
 
 # --- runner ----------------------------------------------------------------------------
 
@@ -109,6 +111,7 @@ class SparkRunner:
         # checkpoint files each table is stored in (reliable ones only)
         self.store = checkpoints_for(spark, checkpoint_dir, checkpoints)
         self._pieces: dict[str, tuple[Piece, ...]] = {}  # what each table is the union of
+        self._holding_files = False  # inside transaction(): files are not deleted
 
     @contextlib.contextmanager
     def running(self):
@@ -193,8 +196,9 @@ class SparkRunner:
         return {f for pieces in self._pieces.values() for p in pieces for f in p.files}
 
     def _collect(self) -> None:
-        """Delete the checkpoint files no table is stored in any more."""
-        if self.store.reliable:
+        """Delete the checkpoint files no table is stored in any more (not while a
+        transaction may still restore tables stored in them)."""
+        if self.store.reliable and not self._holding_files:
             self.store.collect(self.stored_files())
 
     def _checkpoint(self, df, eager: bool):
@@ -358,6 +362,36 @@ class SparkRunner:
         # ``source``'s view (if any) stays until the table is next set or dropped: no
         # query reads it meanwhile, and dropping it would cost a JVM round trip
         self._set(target, df, size, pieces=self._pieces.pop(source.name))
+
+    def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
+        """``target := (target − minus) ∪ plus``: with rows to remove, the stored rows
+        that stay and the added ones stored anew (one action); with rows to add only,
+        an append."""
+        if minus is None:
+            if plus is not None:
+                self.append(target, plus)
+            return
+        columns = [c.name for c in target.columns]
+        query = SPARK.difference(select_all(target.name), minus.name, columns)
+        if plus is not None:
+            query = exp.union(query, select_all(plus.name), distinct=False)
+        self.materialize(target, query, True)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """What fails inside leaves every table as it was: the DataFrames held before
+        are held again (and their checkpoint files are kept until it ends)."""
+        saved = (dict(self.tables), dict(self.sizes), dict(self._pieces), dict(self._widths))
+        self._holding_files = True
+        try:
+            yield
+        except BaseException:
+            self.tables, self.sizes, self._pieces, self._widths = saved
+            self._views = {}  # registered again from the tables held now
+            raise
+        finally:
+            self._holding_files = False
+            self._collect()
 
     def compute(self, tables: list[Table]) -> None:
         """Fill the lazy checkpoints among ``tables`` (one action each), counting them."""

@@ -12,7 +12,15 @@ from dl2sql.sqlgen.trees import cast, struct, table
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
 
-TableOf = Callable[[Source], str]
+# a source's table: its name, or a query (a union of tables, see dl2sql.incremental)
+TableOf = Callable[[Source], "str | exp.Expression"]
+
+
+def _source(read: "str | exp.Expression", alias: str) -> exp.Expression:
+    if isinstance(read, str):
+        return table(read, alias)
+    return exp.Subquery(this=read, alias=exp.TableAlias(this=exp.to_identifier(alias,
+                                                                                 quoted=True)))
 
 
 def aliases_of(e) -> set[str]:
@@ -54,7 +62,7 @@ def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
     seen: set[str] = set()
     for i, s in enumerate(block.sources):
         seen.add(s.alias)
-        t = table(table_of(s), s.alias)
+        t = _source(table_of(s), s.alias)
         if i == 0:
             sel = sel.from_(t)
             continue

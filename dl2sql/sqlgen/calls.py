@@ -157,7 +157,7 @@ class CallCompiler:
         key = (func, targs, synthetic)
         spec = self.udfs.get(key)
         if spec is None:
-            name = f"dl2sql_udf_{len(self.udfs) + 1}"
+            name = f"{self.udf_prefix}{len(self.udfs) + 1}"
             if synthetic is not None:  # each expression is a function of its own
                 func = f"<expression {name}>"
                 synthetic = dataclasses.replace(synthetic, name=func)

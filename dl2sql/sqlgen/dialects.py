@@ -56,19 +56,31 @@ def _except(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression
     return exp.except_(new, select_all(old), distinct=True)
 
 
+def _intersect(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+    return exp.intersect(new, select_all(old), distinct=True)
+
+
+def _spark_semi_join(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+    # as for the difference (below): ``new`` is duplicate-free and holds no NULL
+    return _spark_join(new, old, columns, "LEFT SEMI")
+
+
 def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
     # Spark plans EXCEPT as an anti-join on null-safe keys (coalesce(c, 0), isnull(c))
     # even for NOT NULL columns; those keys do not match the hash partitioning that the
     # DISTINCT on the left already produced, so the new rows were shuffled a second
     # time. ``new`` is duplicate-free and no column holds NULL, so a plain anti-join on
     # `=` is the same set difference with one shuffle less.
+    return _spark_join(new, old, columns, "LEFT ANTI")
 
+
+def _spark_join(new: exp.Expression, old: str, columns: list[str], kind: str) -> exp.Expression:
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
     on = exp.and_(*[exp.EQ(this=col("n", c), expression=col("o", c)) for c in columns])
     return exp.Select(expressions=[col("n", c) for c in columns]).from_(
         exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier("n", quoted=True)))
-    ).join(table(old, "o"), on=on, join_type="LEFT ANTI")
+    ).join(table(old, "o"), on=on, join_type=kind)
 
 
 def _spark_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
@@ -188,6 +200,8 @@ class Dialect:
     hof: HigherOrder = SPARK_HOF
     # rows of a duplicate-free query not in a table: (query, table, columns) -> query
     difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
+    # the rows of a duplicate-free query that a table also holds
+    intersection: Callable[[exp.Expression, str, list[str]], exp.Expression] = _intersect
     # an expression that fails the query with the given message
     fail: Callable[[exp.Expression], exp.Expression] = _fn("raise_error")
     # makes a SELECT DISTINCT's rows come out hash-partitioned on the given columns
@@ -201,7 +215,8 @@ class Dialect:
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
-                _spark_explode, difference=_spark_anti_join, distribute=_spark_distribute,
+                _spark_explode, difference=_spark_anti_join,
+                intersection=_spark_semi_join, distribute=_spark_distribute,
                 store_partitioned=_spark_store_partitioned)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,

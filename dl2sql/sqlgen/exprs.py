@@ -26,10 +26,14 @@ class ExprCompiler(CallCompiler):
     """Compiles typed expressions for one program (needs its type environment and its
     function instances); collects the Python UDFs the expressions need in ``udfs``."""
 
-    def __init__(self, env: TypeEnv, dialect: Dialect = SPARK, functions=None):
+    def __init__(self, env: TypeEnv, dialect: Dialect = SPARK, functions=None,
+                 udf_prefix: str = "dl2sql_udf_"):
         self.env, self.dialect = env, dialect
         self.functions = functions or {}
         self.udfs: dict = {}
+        # the UDFs' SQL names: a second set of queries of the same program (the update
+        # plan) names its own apart, as both register on one runner
+        self.udf_prefix = udf_prefix
         self.rule_span = None  # the rule being compiled (recorded in UdfSpecs)
         self.lambda_vars: dict = {}  # closure parameters inside a SQL lambda
         self._recursive_types: dict = {}  # type -> is_recursive (asked per node)

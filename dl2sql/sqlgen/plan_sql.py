@@ -10,7 +10,7 @@ from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Lo
                                Materialize, Plan, RecursiveUnion, Rename, Rows, Scan,
                                Subtract, Table, Union)
 from dl2sql.plan.build import table_name
-from dl2sql.ra.nodes import GroupBlock, RelationLayout, Source
+from dl2sql.ra.nodes import GroupBlock, RelationLayout
 from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.trees import select_all, table
@@ -20,7 +20,7 @@ from dl2sql.sqlgen.types import sql_type
 def plan_sql(plan: Plan, layouts: dict[str, RelationLayout], ec: ExprCompiler) -> Plan:
     """``plan`` with SQL queries and column types for ``ec``'s dialect, and
     ``functions`` the UDFs they call (named in the order the queries first call them)."""
-    lowering = _Lowering(layouts, ec)
+    lowering = Lowering(layouts, ec)
     statements = tuple(lowering.statement(s) for s in plan.statements)
     return dataclasses.replace(
         plan, inputs=tuple(lowering.table(t) for t in plan.inputs), statements=statements,
@@ -28,9 +28,13 @@ def plan_sql(plan: Plan, layouts: dict[str, RelationLayout], ec: ExprCompiler) -
         functions=tuple(ec.udfs.values()))
 
 
-class _Lowering:
-    def __init__(self, layouts: dict[str, RelationLayout], ec: ExprCompiler):
+class Lowering:
+    """Plan statements and queries to SQL of one dialect; ``table_of`` names the table
+    (or makes the query) a block's source reads."""
+
+    def __init__(self, layouts: dict[str, RelationLayout], ec: ExprCompiler, table_of=None):
         self.layouts, self.ec = layouts, ec
+        self.table_of = table_of or (lambda src: table_name(src.relation, src.version))
 
     def table(self, t: Table) -> Table:
         cols = tuple(Column(c.name, sql_type(c.type, self.ec.env)) for c in t.columns)
@@ -88,9 +92,7 @@ class _Lowering:
         raise TypeError(f"not a plan query: {q!r}")
 
     def rows(self, b) -> exp.Expression:
-        def table_of(src: Source) -> str:
-            return table_name(src.relation, src.version)
         self.ec.rule_span = b.span  # names the rule in a UDF's failure messages
         if isinstance(b, GroupBlock):
-            return group_select(b, self.layouts[b.relation], table_of, self.ec)
-        return block_select(b, self.layouts[b.relation], table_of, self.ec)
+            return group_select(b, self.layouts[b.relation], self.table_of, self.ec)
+        return block_select(b, self.layouts[b.relation], self.table_of, self.ec)

@@ -19,6 +19,7 @@ LAYERS = [
     ["passes"],
     ["ra"],
     ["plan"],
+    ["incremental"],
     ["engines"],
     ["sqlgen"],
     ["runner"],

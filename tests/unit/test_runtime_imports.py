@@ -73,7 +73,7 @@ def test_udfs_run_with_only_dl2sql_and_pyspark_on_the_path(tmp_path) -> None:
 
     program = dl2sql.compile(PROGRAM, extern={"shout": shout})
     recorder = _Recorder()
-    Evaluator(program.compiled, recorder, externs={"shout": shout})._register_udfs(
+    Evaluator(program.compiled, recorder, externs={"shout": shout}).register_udfs(
         program.compiled.plan_for("spark"))
     assert len(recorder.udfs) == 3
     # arguments as Spark hands them over: Rows for structs, ints for BIGINT

@@ -1,0 +1,147 @@
+"""A program kept up to date as its inputs change, transaction by transaction.
+
+>>> live = program.maintain(inputs={"Edge": edges_df})
+>>> changes = live.apply(insert={"Edge": [(1, 2)]}, delete={"Edge": [(2, 3)]})
+>>> changes["Reach"].show()          # the rows added (weight 1) and removed (weight -1)
+>>> live.contents("Reach").show()    # every row now
+
+The relations stay stored on the engine between transactions; a transaction costs
+about what it changes (:mod:`dl2sql.incremental`).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from sqlglot import exp
+
+from dl2sql.api.evaluate import Evaluator
+from dl2sql.diagnostics import InputError
+from dl2sql.engines import Settings, engine_of
+from dl2sql.engines import engine as get_engine
+from dl2sql.incremental.execute import Choice, Outcome, Updater
+from dl2sql.plan.build import table_name
+from dl2sql.plan.nodes import Column, Table
+from dl2sql.runtime.convert import record_to_row, row_to_record
+from dl2sql.sqlgen.trees import select_all
+
+
+class Maintained:
+    """The relations of a program evaluated once, then updated by :meth:`apply`.
+
+    Made by :meth:`dl2sql.Program.maintain`. Changes and contents are frames of the
+    engine (Spark DataFrames, DuckDB relations), readable until the next transaction."""
+
+    def __init__(self, program, inputs: Optional[dict] = None, engine: str = "spark",
+                 spark=None, con=None, master: Optional[str] = None, progress=None,
+                 choice: Choice = Choice()):
+        self.program, self.compiled = program, program.compiled
+        self.runner = get_engine(engine).runner(Settings(spark, master, con, None, None))
+        program._runners.add(self.runner)
+        evaluator = Evaluator(self.compiled, self.runner, progress, program.extern)
+        evaluator.run(program.bind_inputs(inputs or {}, engine))
+        plan = self.compiled.plan_for(engine)
+        tables = [plan.relations[r] for r in self.compiled.relations]
+        self.runner.retain(tables)  # the loops' own tables are not needed any more
+        update = self.compiled.update_for(engine)
+        for rel, t in plan.relations.items():  # the plan left each relation in its table
+            assert t.name == update.relations[rel].name, (rel, t.name)
+        evaluator.register_udfs(update)
+        self.updater = Updater(update, self.runner, progress, choice)
+        with self.runner.running():
+            self.updater.start()
+        self.last: Optional[Outcome] = None
+
+    # -- transactions ------------------------------------------------------------------
+    def apply(self, insert: Optional[dict] = None, delete: Optional[dict] = None) -> dict:
+        """Apply one transaction: ``insert`` and ``delete`` map input relations (short or
+        qualified names) to rows (lists of tuples of field values), DataFrames, table
+        names or files, like :meth:`dl2sql.Program.run`'s inputs. Deletions apply
+        before insertions. Returns the changes of every output relation: a frame with
+        its columns and ``weight`` (1: row added, -1: row removed). A transaction that
+        fails leaves the relations as they were."""
+        changes: dict[str, list] = {}
+        for position, given in enumerate((insert or {}, delete or {})):
+            bound = self.program.bind_inputs(given, self.runner.engine, sources=False)
+            for rel, loader in bound.items():
+                changes.setdefault(rel, [None, None])[position] = loader
+        self.apply_rows(changes)
+        return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
+
+    def apply_rows(self, changes: dict[str, list]) -> Outcome:
+        """Apply a transaction given as (inserted, deleted) per input relation, each
+        normalised rows or a loader (see :meth:`Updater.apply`)."""
+        with self.runner.running():
+            self.last = self.updater.apply({r: tuple(pair) for r, pair in changes.items()})
+        return self.last
+
+    def apply_records(self, inserted: dict[str, list], deleted: dict[str, list]) -> Outcome:
+        """Apply a transaction of DDlog values (records) per input relation."""
+        env, layouts = self.compiled.type_env, self.compiled.layouts
+
+        def rows(rel, records):
+            return [record_to_row(layouts[rel], v, env) for v in records] if records else None
+        rels = set(inserted) | set(deleted)
+        return self.apply_rows({r: [rows(r, inserted.get(r)), rows(r, deleted.get(r))]
+                                for r in rels})
+
+    # -- results -----------------------------------------------------------------------
+    def changed(self, rel: str) -> bool:
+        """Whether the last transaction changed relation ``rel``."""
+        return self.updater.changed(rel)
+
+    def change_records(self, rel: str) -> tuple[list, list]:
+        """The last transaction's rows added to and removed from ``rel``, as DDlog
+        values (for replay and tests)."""
+        env, layout = self.compiled.type_env, self.compiled.layouts[rel]
+        out = []
+        for version in ("plus", "minus"):
+            name = table_name(rel, version)
+            if name in self.updater.empty:
+                out.append([])
+                continue
+            table = self.updater.plan.tables[name]
+            with self.runner.running():
+                out.append([row_to_record(layout, r, env) for r in self.runner.fetch(table)])
+        return out[0], out[1]
+
+    def records(self, rel: str) -> list:
+        """Every row of ``rel`` now, as DDlog values."""
+        env, layout = self.compiled.type_env, self.compiled.layouts[rel]
+        with self.runner.running():
+            rows = self.runner.fetch(self.updater.plan.relations[rel])
+        return [row_to_record(layout, r, env) for r in rows]
+
+    def changes(self, rel: str):
+        """The last transaction's changes of ``rel``: its columns and ``weight``."""
+        rel = self.program._resolve(rel)
+        full = self.updater.plan.relations[rel]
+        weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
+        table = Table(table_name(rel, "changes"), full.columns + (
+            Column(weight, exp.DataType.build("BIGINT")),), (), rel)
+        parts = []
+        for version, w in (("plus", 1), ("minus", -1)):
+            name = table_name(rel, version)
+            if name not in self.updater.empty:
+                parts.append(select_all(name).select(
+                    exp.alias_(exp.Literal.number(w), weight, quoted=True)))
+        with self.runner.running():
+            if parts:
+                query = parts[0] if len(parts) == 1 else exp.union(*parts, distinct=False)
+                self.runner.materialize(table, query, True)
+            else:
+                self.runner.load(table, [])
+        self.updater.rows[table.name] = 0  # dropped with the transaction's tables
+        return engine_of(self.runner).frame(self.runner, table)
+
+    def contents(self, rel: str):
+        """Every row of relation ``rel`` now (short or qualified name)."""
+        rel = self.program._resolve(rel)
+        if rel not in self.updater.plan.relations:
+            raise InputError(f"unknown relation `{rel}`")
+        return engine_of(self.runner).frame(self.runner, self.updater.plan.relations[rel])
+
+    def close(self) -> None:
+        """Free the stored relations."""
+        self.updater.clear()
+        self.runner.close()
+

@@ -1,0 +1,279 @@
+"""The update plan of a program (:mod:`dl2sql.incremental.nodes`), without SQL.
+
+Per stratum, by kind:
+
+- an input relation: the caller's inserted rows that were absent, and its deleted rows
+  that were present (and not facts of the program);
+- rules (a non-recursive relation): delta rules. Rows that may have lost their last
+  derivation (``del``) are checked for another one (``redo``); new derivations
+  (``ins``) are added. A row's set membership changes only where no derivation is
+  left or the first one appears, so no derivation counts are stored;
+- group (a ``group_by``): the groups of every key the source's changes touch,
+  recomputed from the source and compared with the stored ones;
+- dred (a recursive stratum): delete and rederive. Over-delete semi-naively from the
+  removed rows, remove them, put back those with a derivation from what is left,
+  and insert semi-naively from those and from the new derivations. A transaction that
+  only adds rows only runs the last phase.
+
+Each stratum can also be recomputed from scratch; the executor chooses per stratum
+and per transaction (:mod:`dl2sql.incremental.execute`).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from dl2sql.incremental.nodes import OverDeletion, StratumUpdate, UpdatePlan
+from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
+                                         insertion_steps, reads, rederivations)
+from dl2sql.passes.stratify import Stratum
+from dl2sql.plan.build import relation_table, table_name
+from dl2sql.plan.loops import LoopPolicy, plan_loops
+from dl2sql.plan.loops import Program as LoopProgram
+from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Loop, Materialize, Part,
+                               Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table, Union)
+from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
+from dl2sql.types import typed as T
+from dl2sql.types.model import BOOL
+
+KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
+
+
+def build_update(program: LoopProgram, inputs: list[str], policy: LoopPolicy) -> UpdatePlan:
+    """The update plan of ``program`` (strata, blocks, layouts as compiled) whose input
+    relations are ``inputs``; ``policy`` plans the loops of strata recomputed."""
+    b = _Builder(program, dataclasses.replace(policy, partitioned=False))
+    init, changes = [], {}
+    strata = []
+    for rel in inputs:
+        changes[rel] = (b.table(rel, "insert"), b.table(rel, "delete"))
+        facts = program.blocks.get(rel, [])
+        if facts:
+            init.append(Materialize(b.table(rel, "facts"), Union(rel, tuple(
+                Rows(x) for x in facts)), comment=f"{rel}: rows from facts"))
+        strata.append(b.input(rel, bool(facts)))
+    for s in program.strata:
+        if s.relations[0] in inputs:
+            continue
+        strata.append(b.stratum(s))
+    return UpdatePlan(changes, tuple(init), tuple(strata), b.tables, {
+        r: relation_table(program.layouts, r) for r in program.layouts}, b.helper_layouts)
+
+
+class _Builder:
+    def __init__(self, program: LoopProgram, policy: LoopPolicy):
+        self.p, self.policy = program, policy
+        self.tables: dict[str, Table] = {}
+        self.helper_layouts: dict[str, RelationLayout] = {}
+
+    def table(self, rel: str, version: str = "full") -> Table:
+        t = relation_table(self.p.layouts, rel, version)
+        self.tables[t.name] = t
+        return t
+
+    def columns(self, rel: str) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.p.layouts[rel].columns)
+
+    def scan(self, rel: str, version: str) -> Parts:
+        """The rows of a version, as a query that is empty when that table is."""
+        name = self.table(rel, version).name
+        return Parts(rel, (Part(Scan(name), (name,)),))
+
+    def minus(self, query, rel: str, *versions: str):
+        for v in versions:
+            query = Subtract(query, self.table(rel, v).name, self.columns(rel))
+        return query
+
+    def made(self, rel: str, version: str, query, comment: str) -> Materialize:
+        return Materialize(self.table(rel, version), query, count=True, comment=comment)
+
+    def changes(self, rel: str, plus, minus) -> list:
+        """``plus`` and ``minus`` made and applied to the stored relation."""
+        return [self.made(rel, "plus", plus, f"{rel}: rows added"),
+                self.made(rel, "minus", minus, f"{rel}: rows removed"),
+                Patch(self.table(rel), self.table(rel, "plus"), self.table(rel, "minus"))]
+
+    # -- strata ------------------------------------------------------------------------
+    def input(self, rel: str, facts: bool) -> StratumUpdate:
+        self.table(rel, "wide")
+        plus = self.minus(self.scan(rel, "insert"), rel, "full")
+        present = Intersect(self.scan(rel, "delete"), table_name(rel), self.columns(rel))
+        minus = self.minus(present, rel, "insert", *(("facts",) if facts else ()))
+        return StratumUpdate((rel,), "input", (), tuple(self.changes(rel, plus, minus)))
+
+    def stratum(self, s: Stratum) -> StratumUpdate:
+        for rel in s.relations:
+            for version in ("plus", "minus", "wide", "old"):
+                self.table(rel, version)
+        blocks = [b for rel in s.relations for b in self.p.blocks.get(rel, [])]
+        members = frozenset(s.relations)
+        read = tuple(sorted(reads(blocks) - members))
+        recompute, diff = self.recompute(s)
+        if s.recursive:
+            method, stmts = "dred", self.dred(s.relations, members)
+        elif any(isinstance(b, GroupBlock) for b in blocks):
+            method, stmts = "group", self.group(s.relations[0], blocks[0])
+        else:
+            method, stmts = "rules", self.rules(s.relations[0], blocks)
+        return StratumUpdate(tuple(s.relations), method, read, tuple(stmts), recompute, diff)
+
+    def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
+        """The stratum evaluated from scratch, and its changes against ``R__old``."""
+        if s.recursive:
+            planned = plan_loops(Plan((), (Fixpoint(tuple(s.relations)),), {}), self.p,
+                                 self.policy).statements
+        else:
+            rel = s.relations[0]
+            query = Union(rel, tuple(Rows(b) for b in self.p.blocks.get(rel, [])))
+            planned = (Materialize(self.table(rel), query, comment=rel),)
+        for stmt in planned:  # the loop's own tables may be made empty too
+            for t in written(stmt):
+                self.tables[t.name] = dataclasses.replace(t, partition_by=())
+        diff = []
+        for rel in s.relations:
+            full = table_name(rel)
+            diff.append(self.made(rel, "plus", self.minus(Scan(full), rel, "old"),
+                                  f"{rel}: rows added"))
+            diff.append(self.made(rel, "minus", Subtract(Scan(table_name(rel, "old")), full,
+                                                         self.columns(rel)),
+                                  f"{rel}: rows removed"))
+        return tuple(planned), tuple(diff)
+
+    def rules(self, rel: str, blocks: list[Block]) -> list:
+        none = frozenset()
+        layout = self.p.layouts[rel]
+        deleted = Parts(rel, tuple(p for b in blocks for p in deletion_seeds(b, none)))
+        stmts = [
+            self.made(rel, "del", Intersect(deleted, table_name(rel), self.columns(rel)),
+                      f"{rel}: rows that may have lost their derivations"),
+            self.made(rel, "redo", Parts(rel, tuple(rederivations(b, layout, "del")
+                                                    for b in blocks)),
+                      f"{rel}: of those, rows derived still"),
+            self.made(rel, "ins", Parts(rel, tuple(p for b in blocks
+                                                   for p in insertion_seeds(b, none))),
+                      f"{rel}: rows with new derivations"),
+        ]
+        plus = self.minus(self.scan(rel, "ins"), rel, "full")
+        minus = self.minus(self.scan(rel, "del"), rel, "redo", "ins")
+        return stmts + self.changes(rel, plus, minus)
+
+    def group(self, rel: str, block: GroupBlock) -> list:
+        """A ``group_by``'s groups: those of the touched keys made again."""
+        src = block.source
+        if not block.keys:  # one group: made again whole
+            fresh = Parts(rel, (Part(Rows(block), ()),))
+            return [self.made(rel, "fresh", fresh, f"{rel}: the group"),
+                    *self.changes(rel, self.minus(self.scan(rel, "fresh"), rel, "full"),
+                                  self.minus(Parts(rel, (Part(Scan(table_name(rel)), ()),)),
+                                             rel, "fresh"))]
+        key_layout = RelationLayout(f"{rel}#keys", block.key.type, tuple(
+            (f"k{i}", k.type) for i, k in enumerate(block.keys)), None)
+        source_layout = dataclasses.replace(self.p.layouts[src.relation],
+                                            relation=f"{rel}#source")
+        self.helper_layouts.update({key_layout.relation: key_layout,
+                                    source_layout.relation: source_layout})
+        keys_table = self._helper(rel, "keys", key_layout)
+        source_table = self._helper(rel, "source", source_layout)
+
+        def keys_of(version: str) -> Part:
+            b = Block(key_layout.relation, (Source(src.alias, src.relation, version),), (),
+                      (), block.keys, block.span)
+            return Part(Rows(b), (table_name(src.relation, version),))
+
+        def with_keys(source: Source, relation: str, columns, keys) -> Block:
+            on = tuple(T.TBin(BOOL, "==", k, T.TCol(t, KEYS_ALIAS, name))
+                       for k, (name, t) in zip(keys, key_layout.columns))
+            outs = tuple(T.TCol(t, source.alias, n) for n, t in columns)
+            return Block(relation, (Source(KEYS_ALIAS, rel, "keys"), source), on, (), outs,
+                         block.span)
+        touched = with_keys(src, source_layout.relation, source_layout.columns, block.keys)
+        stored = self.p.layouts[rel].columns
+        prior = with_keys(Source(STORED_ALIAS, rel, "full"), rel, stored, tuple(
+            T.TCol(t, STORED_ALIAS, n) for n, t in stored[:-1]))
+        fresh = dataclasses.replace(block, source=Source(src.alias, rel, "source"))
+        return [
+            Materialize(keys_table, Parts(rel, (keys_of("plus"), keys_of("minus"))),
+                        count=True, comment=f"{rel}: the keys of the groups the changes touch"),
+            Materialize(source_table, Parts(rel, (Part(Rows(touched), (keys_table.name,)),)),
+                        count=True, comment=f"{rel}: the rows of those groups"),
+            self.made(rel, "fresh", Parts(rel, (Part(Rows(fresh), (source_table.name,)),)),
+                      f"{rel}: those groups now"),
+            self.made(rel, "prior", Parts(rel, (Part(Rows(prior), (keys_table.name,)),)),
+                      f"{rel}: those groups before"),
+            *self.changes(rel, self.minus(self.scan(rel, "fresh"), rel, "full"),
+                          self.minus(self.scan(rel, "prior"), rel, "fresh")),
+        ]
+
+    def _helper(self, rel: str, version: str, layout: RelationLayout) -> Table:
+        t = Table(table_name(rel, version), tuple(Column(n, ty) for n, ty in layout.columns),
+                  (), rel)
+        self.tables[t.name] = t
+        return t
+
+    def dred(self, rels: tuple[str, ...], members: frozenset[str]) -> list:
+        blocks = {r: self.p.blocks.get(r, []) for r in rels}
+
+        def parts(rel, make, *extra) -> Parts:
+            return Parts(rel, tuple(p for b in blocks[rel] for p in make(b, members))
+                         + tuple(extra))
+        stmts = []
+        for r in rels:
+            stmts.append(self.made(r, "del", Intersect(parts(r, deletion_seeds), table_name(r),
+                                                       self.columns(r)),
+                                   f"{r}: rows the removed rows derived"))
+        for r in rels:
+            stmts.append(self.made(r, "ddelta", self.scan(r, "del"), f"{r}: first delta"))
+        body = [self.made(r, "dnew", self.minus(Intersect(parts(r, deletion_steps),
+                                                          table_name(r), self.columns(r)),
+                                                r, "del"),
+                          f"{r}: rows derived from the last over-deleted rows")
+                for r in rels]
+        for r in rels:
+            body += [Append(self.table(r, "del"), self.table(r, "dnew")),
+                     Rename(self.table(r, "ddelta"), self.table(r, "dnew"))]
+        loop = Loop(tuple(body), tuple(table_name(r, "dnew") for r in rels),
+                    f"over-deletion of {', '.join(rels)}")
+        stmts.append(OverDeletion(loop, tuple((r, table_name(r, "del")) for r in rels)))
+        stmts += [Patch(self.table(r), None, self.table(r, "del")) for r in rels]
+        for r in rels:
+            layout = self.p.layouts[r]
+            stmts.append(self.made(r, "redo", Parts(r, tuple(
+                rederivations(b, layout, "del") for b in blocks[r])),
+                f"{r}: over-deleted rows derived still"))
+        for r in rels:
+            redo = Part(Scan(table_name(r, "redo")), (table_name(r, "redo"),))
+            stmts.append(self.made(r, "added", self.minus(parts(r, insertion_seeds, redo),
+                                                          r, "full"),
+                                   f"{r}: rows derived anew"))
+        for r in rels:
+            stmts += [Patch(self.table(r), self.table(r, "added"), None),
+                      self.made(r, "idelta", self.scan(r, "added"), f"{r}: first delta")]
+        body = [self.made(r, "inew", self.minus(parts(r, insertion_steps), r, "full"),
+                          f"{r}: rows derived from the last new rows") for r in rels]
+        for r in rels:
+            body += [Append(self.table(r), self.table(r, "inew")),
+                     Append(self.table(r, "added"), self.table(r, "inew")),
+                     Rename(self.table(r, "idelta"), self.table(r, "inew"))]
+        stmts.append(Loop(tuple(body), tuple(table_name(r, "inew") for r in rels),
+                          f"insertion into {', '.join(rels)}"))
+        for r in rels:
+            stmts.append(self.made(r, "plus", self.minus(self.scan(r, "added"), r, "del"),
+                                   f"{r}: rows added"))
+            stmts.append(self.made(r, "minus", self.minus(self.scan(r, "del"), r, "added"),
+                                   f"{r}: rows removed"))
+        return stmts
+
+
+def written(stmt):
+    """Every table a plan statement writes (both tables of an append or a rename)."""
+    if isinstance(stmt, Materialize):
+        yield stmt.target
+    elif isinstance(stmt, (Append, Rename)):
+        yield stmt.target
+        yield stmt.source
+    elif isinstance(stmt, Loop):
+        for s in stmt.body:
+            yield from written(s)
+    elif hasattr(stmt, "doubling"):  # Choose
+        yield stmt.probe
+        for s in stmt.doubling + stmt.linear:
+            yield from written(s)

@@ -1,0 +1,267 @@
+"""Running an update plan (:mod:`dl2sql.incremental.nodes`, its SQL made by
+:mod:`dl2sql.sqlgen.update_sql`) on a runner, one transaction at a time.
+
+The executor knows which temporary tables are empty: a stratum that reads no changed
+relation is skipped, and a rule variant that joins an empty change is left out of its
+query. It chooses per stratum and transaction between the incremental algorithm and
+recomputing the stratum (:class:`Choice`), and a transaction runs inside the runner's
+``transaction()``: a failure leaves the stored relations as they were.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from sqlglot import exp
+
+from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.incremental.build import written
+from dl2sql.incremental.nodes import OverDeletion, StratumUpdate, UpdatePlan
+from dl2sql.plan.build import table_name
+from dl2sql.plan.interpret import run_statements
+from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
+
+
+@dataclass(frozen=True)
+class Choice:
+    """When recomputing a stratum is expected to be cheaper than maintaining it.
+
+    ``recompute_share``: the relations a stratum reads changed by more than this share
+    of their rows. ``overdelete_share``: delete-and-rederive over-deleted more than
+    this share of the stratum's rows (it then gives up and recomputes). Measured in
+    ``benchmarks/incremental.py``."""
+
+    recompute_share: float = 0.5
+    overdelete_share: float = 0.5
+
+
+@dataclass
+class Outcome:
+    """What a transaction did: per relation the rows added and removed (those it
+    changed), and per stratum the method that maintained it."""
+
+    added: dict[str, int] = field(default_factory=dict)
+    removed: dict[str, int] = field(default_factory=dict)
+    methods: dict[str, str] = field(default_factory=dict)
+
+
+class _GiveUp(Exception):
+    """Over-deletion grew past its share: recompute the stratum instead."""
+
+
+class Updater:
+    """Applies transactions to the relations a runner stores (all of them evaluated
+    already, each in its full table)."""
+
+    def __init__(self, plan: UpdatePlan, runner, progress=None, choice: Choice = Choice()):
+        self.plan, self.runner, self.progress, self.choice = plan, runner, progress, choice
+        self.state = {t.name for t in plan.relations.values()}
+        self.state |= {t.name for s in plan.init for t in written(s)}
+        self.sizes: dict[str, int] = {}  # rows of each relation
+        self.rows: dict[str, int] = {}  # rows of each temporary table made
+        self.empty: set[str] = set()
+        self.counted: dict[str, int] = {}  # rows of the tables made by a loop's body
+        self._names: dict[int, tuple] = {}
+
+    def start(self) -> None:
+        """Prepare the freshly evaluated relations for transactions."""
+        run_statements(self.plan.init, self.runner, self.progress)
+        for rel, t in self.plan.relations.items():
+            self.sizes[rel] = self.runner.count(t)
+
+    # -- a transaction -----------------------------------------------------------------
+    def apply(self, changes: dict[str, tuple]) -> Outcome:
+        """Apply a transaction: ``changes`` maps input relations to their (inserted,
+        deleted) rows, each normalised rows or an object whose ``load_into(runner,
+        table)`` loads them (None: no row); rows both deleted and inserted are
+        present after it. The previous transaction's temporary tables (its changes
+        included) are dropped first."""
+        self.clear()
+        for rel, pair in changes.items():
+            for table, data in zip(self.plan.changes[rel], pair):
+                if data is None:
+                    continue
+                if hasattr(data, "load_into"):
+                    data.load_into(self.runner, table)
+                else:
+                    self.runner.load(table, list(data))
+                self.rows[table.name] = self.runner.count(table)
+        outcome = Outcome()
+        sizes = dict(self.sizes)
+        self.empty = {n for n in self.plan.tables if n not in self.state
+                      and not self.rows.get(n)}
+        try:
+            with self.runner.transaction():
+                for s in self.plan.strata:
+                    self._stratum(s, outcome)
+        except BaseException:
+            self.sizes = sizes
+            self.rows, self.empty = {}, set(self.plan.tables) - self.state
+            raise
+        return outcome
+
+    def clear(self) -> None:
+        """Drop the temporary tables of the last transaction."""
+        for name in list(self.rows):
+            if name not in self.state:
+                self.runner.drop(self.plan.tables.get(name) or Table(name, ()))
+        self.rows = {}
+
+    def changed(self, rel: str) -> bool:
+        """Whether the last transaction changed relation ``rel``."""
+        return any(table_name(rel, v) not in self.empty for v in ("plus", "minus"))
+
+    def _stratum(self, s: StratumUpdate, outcome: Outcome) -> None:
+        if s.method == "input":
+            if not any(self.rows.get(t.name) for t in self.plan.changes[s.relations[0]]):
+                return
+        elif not any(self.changed(r) for r in s.reads):
+            return
+        t0 = time.perf_counter()
+        method = s.method
+        if s.method != "input" and self._large(s):
+            method = "recompute"
+        if method != "recompute":
+            try:
+                self._run(s.statements)
+            except _GiveUp:
+                method = "recompute (over-deletion too large)"
+                self._undo_overdeletion(s)
+        if method.startswith("recompute"):
+            self._recompute(s)
+        for rel in s.relations:
+            plus = self.rows.get(table_name(rel, "plus"), 0)
+            minus = self.rows.get(table_name(rel, "minus"), 0)
+            self.sizes[rel] += plus - minus
+            if plus:
+                outcome.added[rel] = plus
+            if minus:
+                outcome.removed[rel] = minus
+        outcome.methods[s.name] = method
+        on_stratum = getattr(self.progress, "on_stratum", None)
+        if on_stratum is not None:
+            on_stratum(s.name, method, time.perf_counter() - t0)
+
+    def _large(self, s: StratumUpdate) -> bool:
+        """Whether the stratum's inputs changed by more than the share that makes
+        recomputing it cheaper."""
+        base = sum(self.sizes.get(r, 0) for r in s.reads)
+        change = sum(self.rows.get(table_name(r, v), 0) for r in s.reads
+                     for v in ("plus", "minus"))
+        return base > 0 and change > self.choice.recompute_share * base
+
+    def _undo_overdeletion(self, s: StratumUpdate) -> None:
+        """Over-deletion only wrote temporary tables: forget them."""
+        for rel in s.relations:
+            for v in ("del", "ddelta", "dnew"):
+                self._vanish(self.plan.tables[table_name(rel, v)])
+
+    def _recompute(self, s: StratumUpdate) -> None:
+        for rel in s.relations:
+            full, old = self.plan.relations[rel], self.plan.tables[table_name(rel, "old")]
+            self.runner.rename(old, full)
+            self.rows[old.name] = self.sizes[rel]
+            self.empty.discard(old.name)
+        run_statements(s.recompute, self.runner, self.progress)
+        for stmt in s.recompute:  # the loop's tables, to be dropped with the others
+            for t in written(stmt):
+                if t.name not in self.state:
+                    self.rows.setdefault(t.name, 0)
+        self._run(s.diff)
+
+    # -- statements --------------------------------------------------------------------
+    def _run(self, stmts) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, Materialize):
+                self._materialize(stmt)
+            elif isinstance(stmt, Append):
+                self._append(stmt.target, stmt.source)
+            elif isinstance(stmt, Rename):
+                self._rename(stmt.target, stmt.source)
+            elif isinstance(stmt, Patch):
+                plus = stmt.plus if stmt.plus and stmt.plus.name not in self.empty else None
+                minus = stmt.minus if stmt.minus and stmt.minus.name not in self.empty else None
+                if plus or minus:
+                    self.runner.patch(stmt.target, plus, minus)
+            elif isinstance(stmt, Loop):
+                self._loop(stmt)
+            elif isinstance(stmt, OverDeletion):
+                self._loop(stmt.loop, stmt)
+            else:
+                raise TypeError(f"not an update statement: {stmt!r}")
+
+    def _materialize(self, stmt: Materialize) -> None:
+        query = stmt.query.choose(self.empty)
+        if query is None:
+            self._vanish(stmt.target)
+            return
+        for name in self._reads(query):
+            if name in self.empty and name not in self.rows and name in self.plan.tables:
+                self.runner.load(self.plan.tables[name], [])  # an unmade empty table
+                self.rows[name] = 0
+        n = self.runner.materialize(stmt.target, query, True)
+        self._made(stmt.target.name, n)
+
+    def _reads(self, query: exp.Expression) -> tuple:
+        hit = self._names.get(id(query))
+        if hit is None or hit[0] is not query:
+            hit = self._names[id(query)] = (query, tuple(
+                {t.name for t in query.find_all(exp.Table)}))
+        return hit[1]
+
+    def _made(self, name: str, n: int) -> None:
+        self.rows[name] = self.counted[name] = n
+        if n:
+            self.empty.discard(name)
+        else:
+            self.empty.add(name)
+
+    def _vanish(self, table: Table) -> None:
+        if table.name in self.rows:
+            self.runner.drop(table)
+            del self.rows[table.name]
+        self.empty.add(table.name)
+        self.counted[table.name] = 0
+
+    def _append(self, target: Table, source: Table) -> None:
+        if source.name in self.empty:
+            return
+        if target.name not in self.state:
+            if target.name not in self.rows:
+                self.runner.load(target, [])
+                self.rows[target.name] = 0
+            self._made(target.name, self.rows[target.name] + self.rows[source.name])
+        self.runner.append(target, source)
+
+    def _rename(self, target: Table, source: Table) -> None:
+        if source.name in self.empty:
+            self._vanish(target)
+            return
+        self.runner.rename(target, source)
+        self._made(target.name, self.rows.pop(source.name))
+        self.empty.add(source.name)
+
+    def _loop(self, loop: Loop, over: Optional[OverDeletion] = None) -> None:
+        iteration = 0
+        while True:
+            if iteration >= loop.max_iterations:
+                raise RuntimeFailure(f"{loop.stratum} did not converge within "
+                                     f"{loop.max_iterations} iterations")
+            t0 = time.perf_counter()
+            self.counted = {}
+            self._run(loop.body)
+            iteration += 1
+            # the sizes the body's statements counted (its new rows are renamed since)
+            counts = {n: self.counted.get(n, 0) for n in loop.until_empty}
+            if self.progress is not None:
+                self.progress.on_iteration(loop.stratum, iteration, counts,
+                                           time.perf_counter() - t0)
+            if not any(counts.values()):
+                return
+            if over is not None:
+                deleted = sum(self.rows.get(t, 0) for _, t in over.deleted)
+                base = sum(self.sizes[r] for r, _ in over.deleted)
+                if deleted > self.choice.overdelete_share * base:
+                    raise _GiveUp()
+

@@ -1,0 +1,68 @@
+"""The update plan: what a transaction runs, stratum by stratum, to turn the changes of
+the input relations into the changes of every relation (:mod:`dl2sql.incremental.build`
+makes it; :mod:`dl2sql.incremental.execute` runs it).
+
+Every relation ``R`` is stored as a set (its ``full`` table, kept between
+transactions). A transaction leaves ``R__plus`` and ``R__minus``: the rows it added to
+and removed from ``R``; a stratum none of whose read relations changed is not touched.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dl2sql.plan.nodes import Loop, Table
+
+
+@dataclass(frozen=True)
+class OverDeletion:
+    """The over-deletion loop of a recursive stratum (DRed's first phase). ``deleted``
+    are its relations' tables of over-deleted rows: the executor gives up on the
+    incremental algorithm (and recomputes the stratum) once they hold more than a
+    share of the relations' rows, as recomputing is then cheaper."""
+
+    loop: Loop
+    deleted: tuple[tuple[str, str], ...]  # (relation, table of its over-deleted rows)
+
+
+@dataclass(frozen=True)
+class StratumUpdate:
+    """How one stratum follows a transaction.
+
+    ``method`` names the incremental algorithm (``input``, ``rules``: delta rules
+    with rederivation of the rows that lost a derivation, ``group``: the groups of the
+    touched keys recomputed, ``dred``: delete and rederive for recursion);
+    ``statements`` run it, leaving every relation's ``plus`` and ``minus`` tables and
+    its full table updated. ``recompute`` evaluates the stratum from scratch into its
+    full tables (after the executor renamed each to ``R__old``) and ``diff`` then makes
+    ``plus`` and ``minus``. ``reads`` are the relations whose changes can change it."""
+
+    relations: tuple[str, ...]
+    method: str
+    reads: tuple[str, ...]
+    statements: tuple
+    recompute: tuple = ()
+    diff: tuple = ()
+
+    @property
+    def name(self) -> str:
+        return ", ".join(self.relations)
+
+
+@dataclass(frozen=True)
+class UpdatePlan:
+    """The whole update of a program.
+
+    ``changes`` maps each input relation to the tables its caller loads with the
+    transaction's inserted and deleted rows (a table not loaded holds no row);
+    ``init`` runs once on a freshly evaluated program (each input's rows that come from
+    facts in the program, which no deletion removes); ``tables`` has every table a
+    statement may read, by name, so that one that was not made can be made empty;
+    ``relations`` are the full tables."""
+
+    changes: dict[str, tuple[Table, Table]]
+    init: tuple
+    strata: tuple[StratumUpdate, ...]
+    tables: dict[str, Table]
+    relations: dict[str, Table]
+    layouts: dict  # the row shapes of helper tables (group keys), by pseudo-relation
+    functions: tuple = ()  # the Python UDFs its SQL calls (UdfSpec), once SQL is made

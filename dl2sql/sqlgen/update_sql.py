@@ -1,0 +1,135 @@
+"""An update plan's queries as SQL for one dialect (:mod:`dl2sql.incremental`).
+
+A transaction changes few relations, so most rule variants of a stratum join an empty
+change: their queries are left out when the statement runs. Each query of the update
+plan becomes a :class:`Deferred` whose rule variants are SQL already and whose union
+(with the set differences and intersections around it) is made for the tables that
+are empty in this transaction, once per combination.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from sqlglot import exp
+
+from dl2sql.incremental.nodes import OverDeletion, StratumUpdate, UpdatePlan
+from dl2sql.plan.build import table_name
+from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
+                               Rename, Rows, Scan, Subtract)
+from dl2sql.sqlgen.blocks import union_all_distinct
+from dl2sql.sqlgen.dialects import Dialect
+from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.plan_sql import Lowering
+from dl2sql.sqlgen.trees import select_all
+
+
+class Deferred:
+    """A query of an update plan: :meth:`choose` gives its SQL for the tables empty
+    in this transaction (or None: it has no rows)."""
+
+    def __init__(self, node, dialect: Dialect):
+        self.node, self.dialect = node, dialect
+        self.names = tuple(sorted(_names(node)))  # the tables whose emptiness matters
+        self._made: dict[tuple, Optional[exp.Expression]] = {}
+
+    def choose(self, empty) -> Optional[exp.Expression]:
+        """The query without its parts that need an ``empty`` table."""
+        key = tuple(n in empty for n in self.names)
+        if key not in self._made:
+            self._made[key] = self._assemble(self.node, empty)
+        return self._made[key]
+
+    def _assemble(self, q, empty) -> Optional[exp.Expression]:
+        if isinstance(q, Parts):
+            chosen = [p.query for p in q.parts if not any(n in empty for n in p.needs)]
+            return union_all_distinct([c.copy() for c in chosen]) if chosen else None
+        if isinstance(q, (Subtract, Intersect)):
+            inner = self._assemble(q.query, empty)
+            if inner is None or q.table in empty:
+                return inner if isinstance(q, Subtract) else None
+            if isinstance(inner, exp.SetOperation):  # INTERSECT binds tighter than UNION
+                inner = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+                    this=inner, alias=exp.TableAlias(this=exp.to_identifier("variants"))))
+            combine = (self.dialect.difference if isinstance(q, Subtract)
+                       else self.dialect.intersection)
+            return combine(inner, q.table, list(q.columns))
+        if isinstance(q, exp.Expression):
+            return q.copy()
+        raise TypeError(f"not an update query: {q!r}")
+
+
+def _names(q) -> set[str]:
+    if isinstance(q, Parts):
+        return {n for p in q.parts for n in p.needs}
+    if isinstance(q, (Subtract, Intersect)):
+        return _names(q.query) | {q.table}
+    return set()
+
+
+def update_sql(plan: UpdatePlan, layouts: dict, ec: ExprCompiler) -> UpdatePlan:
+    """``plan`` with its queries made SQL (deferred where they have parts) and its
+    tables' columns SQL types, for ``ec``'s dialect."""
+    lowered = _UpdateLowering({**layouts, **plan.layouts}, ec).plan(plan)
+    return dataclasses.replace(lowered, functions=tuple(ec.udfs.values()))
+
+
+class _UpdateLowering:
+    def __init__(self, layouts: dict, ec: ExprCompiler):
+        self.ec = ec
+        self.plain = Lowering(layouts, ec)  # statements of a from-scratch evaluation
+        self.rows = Lowering(layouts, ec, table_of=_read)
+
+    def plan(self, plan: UpdatePlan) -> UpdatePlan:
+        table = self.plain.table
+        return dataclasses.replace(
+            plan,
+            changes={r: (table(a), table(b)) for r, (a, b) in plan.changes.items()},
+            init=tuple(self.plain.statement(s) for s in plan.init),
+            strata=tuple(self.stratum(s) for s in plan.strata),
+            tables={n: table(t) for n, t in plan.tables.items()},
+            relations={r: table(t) for r, t in plan.relations.items()})
+
+    def stratum(self, s: StratumUpdate) -> StratumUpdate:
+        return dataclasses.replace(
+            s, statements=tuple(self.statement(x) for x in s.statements),
+            recompute=tuple(self.plain.statement(x) for x in s.recompute),
+            diff=tuple(self.statement(x) for x in s.diff))
+
+    def statement(self, s):
+        table = self.plain.table
+        if isinstance(s, Materialize):
+            return dataclasses.replace(s, target=table(s.target), query=Deferred(
+                self.query(s.query), self.ec.dialect))
+        if isinstance(s, (Append, Rename)):
+            return dataclasses.replace(s, target=table(s.target), source=table(s.source))
+        if isinstance(s, Patch):
+            return Patch(table(s.target), s.plus and table(s.plus), s.minus and table(s.minus))
+        if isinstance(s, Loop):
+            return dataclasses.replace(s, body=tuple(self.statement(x) for x in s.body))
+        if isinstance(s, OverDeletion):
+            return dataclasses.replace(s, loop=self.statement(s.loop))
+        raise TypeError(f"not an update statement: {s!r}")
+
+    def query(self, q):
+        if isinstance(q, Parts):
+            return dataclasses.replace(q, parts=tuple(
+                Part(self.part(p.query), p.needs) for p in q.parts))
+        if isinstance(q, (Subtract, Intersect)):
+            return dataclasses.replace(q, query=self.query(q.query))
+        return self.part(q)
+
+    def part(self, q) -> exp.Expression:
+        if isinstance(q, Rows):
+            return self.rows.rows(q.block)
+        if isinstance(q, Scan):
+            return select_all(q.table)
+        raise TypeError(f"not an update query part: {q!r}")
+
+
+def _read(src) -> "str | exp.Expression":
+    """A source's table; the ``wide`` version is the stored rows and the removed ones."""
+    if src.version == "wide":
+        return exp.union(select_all(table_name(src.relation)),
+                         select_all(table_name(src.relation, "minus")), distinct=False)
+    return table_name(src.relation, src.version)
