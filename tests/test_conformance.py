@@ -16,7 +16,7 @@ import pytest
 
 from dl2sql.diagnostics import CompileError, RuntimeFailure
 from dl2sql.compiler import compile_file, compile_source
-from dl2sql.api.evaluate import replay_program
+from dl2sql.api.replaying import replay_program
 
 REPO = os.environ.get("DDLOG_REPO")
 needs_repo = pytest.mark.skipif(

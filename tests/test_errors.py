@@ -68,7 +68,7 @@ def test_missing_program_file(tmp_path, capsys) -> None:
 ])
 def test_runtime_errors_are_clear_on_both_engines(program, message, engine) -> None:
     from dl2sql.compiler import compile_source
-    from dl2sql.api.evaluate import replay_program
+    from dl2sql.api.replaying import replay_program
 
     value = "0" if "s32" in program else "100000000000000"
     code, out, err = replay_program(compile_source(program, "<runtime>"), engine,

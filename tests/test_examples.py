@@ -24,7 +24,7 @@ import sqlglot
 from dl2sql.cli import main
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import emit
-from dl2sql.api.evaluate import replay_program
+from dl2sql.api.replaying import replay_program
 from dl2sql.runtime.convert import row_to_record
 from dl2sql.sqlgen.types import struct_slots
 from dl2sql.types.model import TBigInt, TBit, TBool, TSigned, TString, VEC, SET, TNamed

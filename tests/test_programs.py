@@ -14,7 +14,7 @@ import pytest
 
 from dl2sql.cli import load_externs
 from dl2sql.compiler import compile_file
-from dl2sql.api.evaluate import replay_program
+from dl2sql.api.replaying import replay_program
 
 PROGRAMS = Path(__file__).parent / "programs"
 CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())

@@ -9,7 +9,7 @@ import pytest
 
 import dl2sql
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.api.evaluate import replay_program
+from dl2sql.api.replaying import replay_program
 from engines import run_on
 
 PROGRAM = """

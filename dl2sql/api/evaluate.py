@@ -1,12 +1,9 @@
 """Running a compiled program on a runner with runtime values in and out."""
 from __future__ import annotations
 
-import io
-
 from dl2sql.compiler import CompiledProgram
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.plan.interpret import execute
-from dl2sql.replay.session import replay
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runtime.convert import record_to_row, row_to_record
 from dl2sql.runtime.udf import Udf
@@ -60,8 +57,7 @@ class Evaluator:
         contents of the input relations."""
         p, env = self.program, self.type_env
         with self.runner.running(), engine_errors():
-            self.run({rel: [record_to_row(p.layouts[rel], v, env)
-                            for v in inputs.get(rel, ())] for rel in p.input_relations()})
+            self.run({rel: self.rows(rel, inputs.get(rel, ())) for rel in p.input_relations()})
             plan = p.plan_for(self.runner.engine, self.loops)
             wanted = relations if relations is not None else [
                 r for r, i in p.relations.items() if i.role != "input"]
@@ -71,6 +67,11 @@ class Evaluator:
                 fetched = self.runner.fetch(plan.relations[rel])
                 out[rel] = {row_to_record(p.layouts[rel], row, env) for row in fetched}
         return out
+
+    def rows(self, rel: str, values) -> list[tuple]:
+        """DDlog values of relation ``rel`` as normalised rows of its table."""
+        layout = self.program.layouts[rel]
+        return [record_to_row(layout, v, self.type_env) for v in values]
 
     def run(self, inputs: dict, computed: tuple[str, ...] = ()) -> None:
         """Run the plan; ``inputs`` maps input relations to normalised rows or to
@@ -99,17 +100,6 @@ def _input_table(plan, rel: str) -> str:
     names = {t.name for t in plan.inputs}
     full = plan.relations[rel].name
     return full if full in names else f"{full}__input"
-
-
-def replay_program(program: CompiledProgram, runner, commands: str, *,
-                   init_snapshot: bool = True, filename: str = "<stdin>",
-                   externs: dict | None = None):
-    """Replay DDlog ``commands`` against ``program`` on ``runner``; returns
-    ``(exit code, stdout text, stderr text)``."""
-    out, err = io.StringIO(), io.StringIO()
-    code = replay(Evaluator(program, runner, externs=externs), commands, out, err,
-                  init_snapshot=init_snapshot, filename=filename)
-    return code, out.getvalue(), err.getvalue()
 
 
 def bind_externs(program: CompiledProgram, externs: dict) -> dict:

@@ -16,11 +16,11 @@ from sqlglot import exp
 
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.diagnostics import InputError
-from dl2sql.engines import Settings, engine_of
-from dl2sql.engines import engine as get_engine
+from dl2sql.engines import engine_of
 from dl2sql.incremental.execute import Choice, Outcome, Updater
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Column, Table
+from dl2sql.runner.errors import engine_errors
 from dl2sql.runtime.convert import record_to_row, row_to_record
 from dl2sql.sqlgen.trees import select_all
 
@@ -31,23 +31,23 @@ class Maintained:
     Made by :meth:`dl2sql.Program.maintain`. Changes and contents are frames of the
     engine (Spark DataFrames, DuckDB relations), readable until the next transaction."""
 
-    def __init__(self, program, inputs: Optional[dict] = None, engine: str = "spark",
-                 spark=None, con=None, master: Optional[str] = None, progress=None,
-                 choice: Choice = Choice()):
-        self.program, self.compiled = program, program.compiled
-        self.runner = get_engine(engine).runner(Settings(spark, master, con, None, None))
-        program._runners.add(self.runner)
-        evaluator = Evaluator(self.compiled, self.runner, progress, program.extern)
-        evaluator.run(program.bind_inputs(inputs or {}, engine))
-        plan = self.compiled.plan_for(engine)
-        tables = [plan.relations[r] for r in self.compiled.relations]
-        self.runner.retain(tables)  # the loops' own tables are not needed any more
-        update = self.compiled.update_for(engine)
+    def __init__(self, compiled, runner, inputs: dict, externs: dict, progress=None,
+                 choice: Choice = Choice(), program=None):
+        """Evaluate ``compiled`` on ``runner`` from ``inputs`` (input relation ->
+        normalised rows or a loader) and prepare it for transactions; ``program`` (the
+        API's :class:`~dl2sql.Program`) binds frames and files given to :meth:`apply`."""
+        self.program, self.compiled, self.runner = program, compiled, runner
+        engine = runner.engine
+        evaluator = Evaluator(compiled, runner, progress, externs)
+        evaluator.run(inputs)
+        plan = compiled.plan_for(engine)
+        runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
+        update = compiled.update_for(engine)
         for rel, t in plan.relations.items():  # the plan left each relation in its table
             assert t.name == update.relations[rel].name, (rel, t.name)
         evaluator.register_udfs(update)
-        self.updater = Updater(update, self.runner, progress, choice)
-        with self.runner.running():
+        self.updater = Updater(update, runner, progress, choice)
+        with runner.running():
             self.updater.start()
         self.last: Optional[Outcome] = None
 
@@ -59,6 +59,8 @@ class Maintained:
         before insertions. Returns the changes of every output relation: a frame with
         its columns and ``weight`` (1: row added, -1: row removed). A transaction that
         fails leaves the relations as they were."""
+        if self.program is None:
+            raise InputError("this maintained program takes DDlog values (apply_records)")
         changes: dict[str, list] = {}
         for position, given in enumerate((insert or {}, delete or {})):
             bound = self.program.bind_inputs(given, self.runner.engine, sources=False)
@@ -70,7 +72,7 @@ class Maintained:
     def apply_rows(self, changes: dict[str, list]) -> Outcome:
         """Apply a transaction given as (inserted, deleted) per input relation, each
         normalised rows or a loader (see :meth:`Updater.apply`)."""
-        with self.runner.running():
+        with self.runner.running(), engine_errors():
             self.last = self.updater.apply({r: tuple(pair) for r, pair in changes.items()})
         return self.last
 
@@ -100,20 +102,20 @@ class Maintained:
                 out.append([])
                 continue
             table = self.updater.plan.tables[name]
-            with self.runner.running():
+            with self.runner.running(), engine_errors():
                 out.append([row_to_record(layout, r, env) for r in self.runner.fetch(table)])
         return out[0], out[1]
 
     def records(self, rel: str) -> list:
         """Every row of ``rel`` now, as DDlog values."""
         env, layout = self.compiled.type_env, self.compiled.layouts[rel]
-        with self.runner.running():
+        with self.runner.running(), engine_errors():
             rows = self.runner.fetch(self.updater.plan.relations[rel])
         return [row_to_record(layout, r, env) for r in rows]
 
     def changes(self, rel: str):
         """The last transaction's changes of ``rel``: its columns and ``weight``."""
-        rel = self.program._resolve(rel)
+        rel = self._resolve(rel)
         full = self.updater.plan.relations[rel]
         weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
         table = Table(table_name(rel, "changes"), full.columns + (
@@ -135,10 +137,15 @@ class Maintained:
 
     def contents(self, rel: str):
         """Every row of relation ``rel`` now (short or qualified name)."""
-        rel = self.program._resolve(rel)
+        rel = self._resolve(rel)
+        return engine_of(self.runner).frame(self.runner, self.updater.plan.relations[rel])
+
+    def _resolve(self, rel: str) -> str:
+        if self.program is not None:
+            return self.program._resolve(rel)
         if rel not in self.updater.plan.relations:
             raise InputError(f"unknown relation `{rel}`")
-        return engine_of(self.runner).frame(self.runner, self.updater.plan.relations[rel])
+        return rel
 
     def close(self) -> None:
         """Free the stored relations."""

@@ -142,8 +142,10 @@ class Program:
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
         and deleted rows and returns the changes of the outputs)."""
-        return Maintained(self, inputs, engine, spark=spark, con=con, master=master,
-                          progress=progress)
+        runner = get_engine(engine).runner(Settings(spark, master, con, None, None))
+        self._runners.add(runner)
+        return Maintained(self.compiled, runner, self.bind_inputs(inputs or {}, engine),
+                          self.extern, progress, program=self)
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.

@@ -13,8 +13,7 @@ import sys
 import warnings
 from typing import Optional
 
-from dl2sql.api.evaluate import Evaluator
-from dl2sql.api.evaluate import replay_program
+from dl2sql.api.replaying import evaluation, replay_program
 from dl2sql.cli.run_command import run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
@@ -76,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--no-init-snapshot", action="store_true")
     r.add_argument("--commands", default=None, help="read commands from this file "
                                                     "instead of stdin")
+    r.add_argument("--recompute", action="store_true",
+                   help="evaluate the program from scratch at every commit instead of "
+                        "applying the changes (a check of the incremental default)")
     _common(r)
 
     u = sub.add_parser("run", help="evaluate a program on files: one file per relation "
@@ -216,7 +218,7 @@ def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
     runner = make_runner(engine, args)
     try:
-        return replay(Evaluator(program, runner, externs=externs), commands, out, err,
+        return replay(evaluation(program, runner, externs, args.recompute), commands, out, err,
                       init_snapshot=init_snapshot, filename=name)
     finally:
         runner.close()

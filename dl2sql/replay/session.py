@@ -1,8 +1,9 @@
 """Interpreter for DDlog's CLI command language, printing what ``<prog>_cli`` prints.
 
-Transactions are implemented by recomputation: a commit evaluates the program on the
-full contents of the input relations and diffs every output relation against the
-previous commit. The observable behaviour follows upstream's CLI
+A commit sends the changes of the input relations to a maintained program, which
+returns the changes of the outputs (:mod:`dl2sql.api.replaying`); given a program that
+only evaluates, it evaluates the program on the full contents of the input relations
+and diffs every output relation against the previous commit. The observable behaviour follows upstream's CLI
 (``rust/template/src/main.rs``, ``cmd_parser/lib.rs``, ``valmap.rs``):
 * updates terminated by ``,`` are buffered; ``;`` or any other command flushes them;
 * a command following a failed flush still runs before the error is reported (upstream
@@ -84,6 +85,8 @@ class _Session:
         self.committed_in: dict[str, dict] = {n: {} for n in self.inputs}
         self.working_in: dict[str, dict] | None = None  # not None inside a transaction
         self.state: dict[str, dict] = {n: {} for n in self.outputs}
+        # the inputs of the last evaluation (a maintained program gets their changes)
+        self.evaluated_in: dict[str, dict] | None = None
         self.touched: set[str] = set()  # relations present in upstream's output store
         self.buffer: list[tuple[Command, object]] = []
 
@@ -151,13 +154,25 @@ class _Session:
 
     # ------------------------------------------------------------ output
     def _evaluate(self, line: int) -> dict[str, list]:
-        inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
+        """The outputs' changes since the last evaluation: by applying the inputs'
+        changes where the program is maintained, else by evaluating it again."""
         try:
-            result = self.program.evaluate(inputs)
+            if not hasattr(self.program, "commit"):
+                inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
+                result = self.program.evaluate(inputs)
+            elif self.evaluated_in is None:
+                inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
+                result = self.program.start(inputs)
+            else:
+                changes = self._maintain()
         except DatError:
             raise
         except Exception as e:  # the engine's failure must not escape as a traceback
             raise DatError(f"evaluation failed: {e}", line) from None
+        maintained = hasattr(self.program, "commit") and self.evaluated_in is not None
+        self.evaluated_in = {n: dict(d) for n, d in self.committed_in.items()}
+        if maintained:
+            return changes
         changes: dict[str, list] = {}
         for name, info in self.outputs.items():
             t = info.record_type
@@ -167,12 +182,40 @@ class _Session:
             old = self.state[name]
             delta = [(k, v, -1) for k, v in old.items() if k not in new]
             delta += [(k, v, +1) for k, v in new.items() if k not in old]
-            if delta:
-                delta.sort(key=lambda d: d[0])
-                changes[name] = [(v, w) for _, v, w in delta]
-                self.touched.add(name)
+            self._changed(name, delta, changes)
             self.state[name] = new
         return changes
+
+    def _maintain(self) -> dict[str, list]:
+        """Send the committed inputs' changes; the outputs' changes come back."""
+        inserted, deleted = {}, {}
+        for name, now in self.committed_in.items():
+            t = self.rels[name].record_type
+            before = {sort_key(t, v, self.env): v for v in self.evaluated_in[name].values()}
+            after = {sort_key(t, v, self.env): v for v in now.values()}
+            if before.keys() != after.keys():
+                inserted[name] = [v for k, v in after.items() if k not in before]
+                deleted[name] = [v for k, v in before.items() if k not in after]
+        result = self.program.commit(inserted, deleted) if inserted else {}
+        changes: dict[str, list] = {}
+        for name, (added, removed) in result.items():
+            t, state = self.outputs[name].record_type, self.state[name]
+            delta = []
+            for v in removed:
+                k = sort_key(t, v, self.env)
+                delta.append((k, state.pop(k), -1))
+            for v in added:
+                k = sort_key(t, v, self.env)
+                state[k] = v
+                delta.append((k, v, +1))
+            self._changed(name, delta, changes)
+        return changes
+
+    def _changed(self, name: str, delta: list, changes: dict) -> None:
+        if delta:
+            delta.sort(key=lambda d: d[0])
+            changes[name] = [(v, w) for _, v, w in delta]
+            self.touched.add(name)
 
     def _print_changes(self, changes: dict[str, list]) -> None:
         w = self.out.write

@@ -1,0 +1,263 @@
+"""Random stratified DDlog programs over u32 columns, for the property tests of
+incremental maintenance (tests/property/test_incremental_random.py).
+
+A program has one or two binary input relations (``E``, ``F``) and a few derived
+relations, every one an ``output relation``, built stratum by stratum: plain rules,
+linear and non-linear recursion, two mutually recursive relations, and ``group_by``
+aggregation. Stratification holds by construction: a rule reads only relations made
+before its own stratum, except the positive atoms of the stratum's recursive
+relations; negation and aggregation only ever read lower strata.
+
+Run as a script to compile the programs of many seeds (the generator's self-test):
+``python tests/property/random_programs.py 200``.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+
+DOMAIN = 8  # values 0..7: small, so that joins and negations find matches
+INPUTS = ("E", "F")
+# filters between two bound variables, or a bound variable and a constant
+COMPARISONS = ("!=", "<", "<=", "==", ">")
+# aggregates whose result is a u32 (count_distinct is a u64, cast back so that every
+# column stays u32 and later strata can join on it)
+AGGREGATES = ("count_distinct() as u32", "min()", "max()", "sum_of(|c| c)")
+
+
+@dataclass(frozen=True)
+class Rel:
+    """A relation of the program: its name and arity (all columns u32)."""
+
+    name: str
+    arity: int
+
+
+@dataclass
+class Generated:
+    """A generated program: its text and the arities of its input relations."""
+
+    text: str
+    inputs: dict[str, int]
+    derived: list[str] = field(default_factory=list)
+
+
+class _Rule:
+    """The body of one rule under construction: its items and the variables bound by
+    positive atoms so far (in binding order)."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.bound: list[str] = []
+
+    def fresh(self) -> str:
+        name = f"v{len(self.bound)}"
+        self.bound.append(name)
+        return name
+
+
+class _Generator:
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.lines: list[str] = ["import group", ""]
+        self.lower: list[Rel] = []  # relations of the strata made so far
+        self.count = 0
+
+    # -- small choices -----------------------------------------------------------------
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def const(self) -> str:
+        return str(self.rng.randrange(DOMAIN))
+
+    def new_rel(self, arity: int) -> Rel:
+        rel = Rel(f"D{self.count}", arity)
+        self.count += 1
+        cols = ", ".join(f"c{i}: u32" for i in range(arity))
+        self.lines.append(f"output relation {rel.name}({cols})")
+        return rel
+
+    # -- bodies --------------------------------------------------------------------------
+    def atom(self, rule: _Rule, rel: Rel, join: bool) -> None:
+        """A positive atom; with ``join``, one of its arguments is a bound variable, so
+        that it joins with what comes before."""
+        # only variables of earlier items: this compiler rejects a variable bound and
+        # used again in the same atom (`E(x, x)`: "write a separate condition")
+        before = list(rule.bound)
+        joined = self.rng.randrange(rel.arity) if join and before else -1
+        args = []
+        for i in range(rel.arity):
+            if i == joined or (before and self.chance(0.15)):
+                args.append(self.rng.choice(before))  # a join
+            elif self.chance(0.12):
+                args.append(self.const())
+            elif self.chance(0.1):
+                args.append("_")
+            else:
+                args.append(rule.fresh())
+        rule.items.append(f"{rel.name}({', '.join(args)})")
+
+    def extras(self, rule: _Rule) -> None:
+        """Maybe a filter and maybe a negated atom over the variables bound so far."""
+        if rule.bound and self.chance(0.3):
+            left = self.rng.choice(rule.bound)
+            right = self.rng.choice(rule.bound) if self.chance(0.6) else self.const()
+            if left != right:
+                rule.items.append(f"{left} {self.rng.choice(COMPARISONS)} {right}")
+        if self.lower and self.chance(0.2):
+            rel = self.rng.choice(self.lower)
+            args = []
+            for _ in range(rel.arity):
+                r = self.rng.random()
+                args.append(self.rng.choice(rule.bound) if rule.bound and r < 0.6
+                            else "_" if r < 0.8 else self.const())
+            rule.items.append(f"not {rel.name}({', '.join(args)})")
+
+    def body(self, first: list[Rel], atoms: int) -> _Rule:
+        """A body starting with the atoms ``first`` (the recursive ones) followed by
+        ``atoms`` positive atoms of lower strata, with filters and negations between;
+        at least one variable is bound."""
+        rule = _Rule()
+        positives = list(first) + [self.rng.choice(self.lower) for _ in range(atoms)]
+        for i, rel in enumerate(positives):
+            self.atom(rule, rel, join=i > 0 and self.chance(0.8))
+            self.extras(rule)
+        if not rule.bound:  # only constants and wildcards: bind one more variable
+            self.atom(rule, self.rng.choice(self.lower), join=False)
+            if not rule.bound:
+                rule.items.append(f"{self.rng.choice(INPUTS[:1])}({rule.fresh()}, _)")
+        return rule
+
+    def head_args(self, rule: _Rule, arity: int, arithmetic: bool = True) -> list[str]:
+        """Head arguments: bound variables mostly, sometimes a constant or (values kept
+        in the domain) a little arithmetic."""
+        out = []
+        for _ in range(arity):
+            r = self.rng.random()
+            var = self.rng.choice(rule.bound)
+            if r < 0.08:
+                out.append(self.const())
+            elif arithmetic and r < 0.14:
+                out.append(f"({var} + 1) % {DOMAIN}")
+            else:
+                out.append(var)
+        return out
+
+    def rule(self, head: Rel, first: list[Rel] = (), atoms: int | None = None) -> None:
+        if atoms is None:
+            atoms = self.rng.choice((1, 1, 2, 2, 3)) - (1 if first else 0)
+        rule = self.body(list(first), atoms)
+        head_args = self.head_args(rule, head.arity)
+        self.lines.append(f"{head.name}({', '.join(head_args)}) :- {', '.join(rule.items)}.")
+
+    # -- strata --------------------------------------------------------------------------
+    def plain(self) -> list[Rel]:
+        rel = self.new_rel(self.rng.choice((1, 2, 2)))
+        for _ in range(self.rng.choice((1, 1, 2, 3))):
+            self.rule(rel)
+        if self.chance(0.1):  # a fact-like rule with no positive atom
+            neg = self.rng.choice(self.lower)
+            args = ", ".join("_" for _ in range(neg.arity))
+            consts = ", ".join(self.const() for _ in range(rel.arity))
+            self.lines.append(f"{rel.name}({consts}) :- not {neg.name}({args}).")
+        return [rel]
+
+    def linear(self) -> list[Rel]:
+        rel = self.new_rel(self.rng.choice((1, 2, 2, 2)))
+        self.rule(rel)
+        if rel.arity == 2 and self.chance(0.5):
+            # the classic closure shape, so that the closure plans are exercised too
+            step = self.rng.choice([r for r in self.lower if r.arity == 2] or [Rel("E", 2)])
+            self.lines.append(f"{rel.name}(x, z) :- {rel.name}(x, y), {step.name}(y, z).")
+        else:
+            self.rule(rel, [rel], self.rng.choice((1, 1, 2)))
+        return [rel]
+
+    def nonlinear(self) -> list[Rel]:
+        rel = self.new_rel(2)
+        self.rule(rel)
+        if self.chance(0.5):
+            self.lines.append(f"{rel.name}(x, z) :- {rel.name}(x, y), {rel.name}(y, z).")
+        else:
+            self.rule(rel, [rel, rel], 0)
+        if self.chance(0.4):
+            self.rule(rel, [rel], 1)
+        return [rel]
+
+    def mutual(self) -> list[Rel]:
+        a, b = self.new_rel(2), self.new_rel(self.rng.choice((1, 2)))
+        self.rule(a)
+        if self.chance(0.3):
+            self.rule(b)
+        self.rule(b, [a], self.rng.choice((0, 1)))
+        self.rule(a, [b], 1)
+        return [a, b]
+
+    def aggregate(self) -> list[Rel]:
+        keyed = self.chance(0.75)
+        rule = self.body([], self.rng.choice((1, 1, 2)))
+        key = self.rng.choice(rule.bound) if keyed else "()"
+        value = self.rng.choice(rule.bound)
+        if self.chance(0.15) and len(rule.bound) > 1:
+            value, agg = f"({value}, {self.rng.choice(rule.bound)})", AGGREGATES[0]
+        else:
+            agg = self.rng.choice(AGGREGATES)
+        group = f"{value}.group_by({key}).{agg}"
+        if self.chance(0.2):  # the aggregate in a filter, not in the head
+            rel = self.new_rel(1)
+            head = key if keyed else self.const()
+            group = f"{value}.group_by({key}).count_distinct() > {self.rng.randrange(1, 3)}"
+            rule.items.append(group)
+        else:
+            rel = self.new_rel(2 if keyed else 1)
+            rule.items.append(f"var n = {group}")
+            head = f"{key}, n" if keyed else "n"
+        self.lines.append(f"{rel.name}({head}) :- {', '.join(rule.items)}.")
+        return [rel]
+
+    def program(self) -> Generated:
+        inputs = {"E": 2} if self.chance(0.5) else {"E": 2, "F": 2}
+        for name, arity in inputs.items():
+            cols = ", ".join(f"c{i}: u32" for i in range(arity))
+            self.lines.append(f"input relation {name}({cols})")
+            self.lower.append(Rel(name, arity))
+        kinds = [self.plain, self.linear, self.nonlinear, self.mutual, self.aggregate]
+        weights = [3, 3, 2, 2, 3]
+        for _ in range(self.rng.randint(3, 6)):
+            self.lines.append("")
+            made = self.rng.choices(kinds, weights)[0]()
+            self.lower.extend(made)  # visible (and negatable) from the next stratum on
+        derived = [r.name for r in self.lower if r.name not in inputs]
+        return Generated("\n".join(self.lines) + "\n", inputs, derived)
+
+
+def generate(seed: int) -> Generated:
+    """The random stratified program of ``seed`` (the same text for the same seed)."""
+    return _Generator(seed).program()
+
+
+def self_test(seeds: int = 200) -> list[tuple[int, str]]:
+    """Compile the programs of seeds ``0..seeds-1``; the (seed, error) of those that do
+    not compile (none is expected)."""
+    import dl2sql
+
+    failures = []
+    for seed in range(seeds):
+        try:
+            dl2sql.compile(generate(seed).text)
+        except Exception as e:  # noqa: BLE001 - any failure is a generator bug to report
+            failures.append((seed, f"{type(e).__name__}: {e}"))
+    return failures
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    if len(sys.argv) > 2 and sys.argv[2] == "--show":
+        print(generate(n).text)
+        sys.exit(0)
+    bad = self_test(n)
+    for seed, error in bad:
+        print(f"seed {seed}: {error}\n{generate(seed).text}")
+    print(f"{n - len(bad)}/{n} programs compile")
+    sys.exit(1 if bad else 0)

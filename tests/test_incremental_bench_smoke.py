@@ -1,0 +1,13 @@
+"""The incremental benchmark runs and its maintained outputs equal a fresh evaluation
+(a tiny graph, so that it cannot rot; its timings are never asserted)."""
+from __future__ import annotations
+
+from benchmarks import incremental
+
+
+def test_incremental_benchmark_correct_duckdb(capsys):
+    code = incremental.main(["--engine", "duckdb", "--nodes", "60", "--transactions", "2",
+                             "--sizes", "1,1+1,10"])
+    out = capsys.readouterr().out
+    assert "all correctness checks passed" in out and "WRONG" not in out, out
+    assert code == 0
