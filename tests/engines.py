@@ -19,3 +19,10 @@ def collected(frame) -> list:
 def sorted_rows(frame) -> list[tuple]:
     """The rows of an output frame as sorted tuples."""
     return sorted(tuple(r) for r in collected(frame))
+
+
+def maintain_on(program, engine, inputs: dict):
+    """``program.maintain`` on the engine of runner ``engine``."""
+    if engine.dialect == "spark":
+        return program.maintain(spark=engine.spark, inputs=inputs)
+    return program.maintain(engine="duckdb", con=engine.con, inputs=inputs)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
-from dl2sql.sqlgen.trees import table
+from dl2sql.sqlgen.trees import table as table_ref
 
 # Rows are sent in chunks so that a very large input does not build one giant
 # parameter list (DuckDB copies every parameter into its own vectors).
@@ -142,7 +142,7 @@ class DuckDBRunner:
         """``CREATE OR REPLACE TABLE table AS query``; with ``count`` also its size."""
         self.con.execute(f"CREATE OR REPLACE TABLE {_ident(table.name)} AS {self.sql(query)}")
         if count:
-            return self.con.execute(f"SELECT count(*) FROM {_ident(table.name)}").fetchone()[0]
+            return self.count(table)
         return None
 
     def append(self, target: Table, source: Table) -> None:
@@ -164,8 +164,8 @@ class DuckDBRunner:
                 return exp.column(c, table=alias, quoted=True)
             same = exp.and_(*[exp.EQ(this=col(target.name, c.name), expression=col("m", c.name))
                               for c in target.columns])
-            self.con.execute(self.sql(exp.Delete(this=table(target.name),
-                                                 using=[table(minus.name, "m")],
+            self.con.execute(self.sql(exp.Delete(this=table_ref(target.name),
+                                                 using=[table_ref(minus.name, "m")],
                                                  where=exp.Where(this=same))))
         if plus is not None:
             self.append(target, plus)
@@ -205,8 +205,11 @@ class DuckDBRunner:
         self.con.execute(f"DROP TABLE IF EXISTS {_ident(table.name)}")
 
     def count(self, table: Table) -> int:
-        """Number of rows of ``table`` (used by benchmarks and checks, not by loops)."""
-        return self.con.execute(f"SELECT count(*) FROM {_ident(table.name)}").fetchone()[0]
+        """Number of rows of ``table``."""
+        # fetchall: a result left unfinished (fetchone) blocks DuckDB's relation API
+        (n,), = self.con.execute(exp.select(exp.Count(this=exp.Star())).from_(
+            table_ref(table.name)).sql(dialect=self.dialect)).fetchall()
+        return n
 
     def register_function(self, name: str, fn, arg_types, ret_type) -> None:
         """Register ``fn`` (normalised values in and out) as DuckDB scalar function ``name``;

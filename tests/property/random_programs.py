@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 DOMAIN = 8  # values 0..7: small, so that joins and negations find matches
 INPUTS = ("E", "F")
-# filters between two bound variables, or a bound variable and a constant
-COMPARISONS = ("!=", "<", "<=", "==", ">")
+# filters between two bound variables (`==` rarely: it keeps an eighth of the rows)
+COMPARISONS = ("!=", "!=", "<", "<=", ">", "==")
 # aggregates whose result is a u32 (count_distinct is a u64, cast back so that every
 # column stays u32 and later strata can join on it)
 AGGREGATES = ("count_distinct() as u32", "min()", "max()", "sum_of(|c| c)")
@@ -44,12 +44,13 @@ class Generated:
 
 
 class _Rule:
-    """The body of one rule under construction: its items and the variables bound by
-    positive atoms so far (in binding order)."""
+    """The body of one rule under construction: its items, the variables bound by
+    positive atoms so far (in binding order) and the relations of those atoms."""
 
     def __init__(self) -> None:
         self.items: list[str] = []
         self.bound: list[str] = []
+        self.positive: set[str] = set()
 
     def fresh(self) -> str:
         name = f"v{len(self.bound)}"
@@ -71,6 +72,12 @@ class _Generator:
     def const(self) -> str:
         return str(self.rng.randrange(DOMAIN))
 
+    def pick(self) -> Rel:
+        """A relation of a lower stratum, an input one half of the time: derived
+        relations are sparser, and bodies made of them alone are often empty."""
+        inputs = [r for r in self.lower if r.name in INPUTS]
+        return self.rng.choice(inputs if self.chance(0.5) else self.lower)
+
     def new_rel(self, arity: int) -> Rel:
         rel = Rel(f"D{self.count}", arity)
         self.count += 1
@@ -90,28 +97,37 @@ class _Generator:
         for i in range(rel.arity):
             if i == joined or (before and self.chance(0.15)):
                 args.append(self.rng.choice(before))  # a join
-            elif self.chance(0.12):
-                args.append(self.const())
+            elif self.chance(0.1 if rel.name in INPUTS else 0.03):
+                args.append(self.const())  # rarely in sparse derived relations
             elif self.chance(0.1):
                 args.append("_")
             else:
                 args.append(rule.fresh())
         rule.items.append(f"{rel.name}({', '.join(args)})")
+        rule.positive.add(rel.name)
 
     def extras(self, rule: _Rule) -> None:
         """Maybe a filter and maybe a negated atom over the variables bound so far."""
         if rule.bound and self.chance(0.3):
-            left = self.rng.choice(rule.bound)
-            right = self.rng.choice(rule.bound) if self.chance(0.6) else self.const()
-            if left != right:
+            left, right = self.rng.choice(rule.bound), self.rng.choice(rule.bound)
+            if self.chance(0.4):  # against a constant: loose, so that rows remain
+                op = self.rng.choice(("!=", "<", ">"))
+                right = {"!=": self.const(), "<": str(self.rng.randint(3, DOMAIN - 1)),
+                         ">": str(self.rng.randint(0, 4))}[op]
+                rule.items.append(f"{left} {op} {right}")
+            elif left != right:
                 rule.items.append(f"{left} {self.rng.choice(COMPARISONS)} {right}")
-        if self.lower and self.chance(0.2):
-            rel = self.rng.choice(self.lower)
+        # not a relation of the body's positive atoms: `E(x, y), not E(x, y)` and the
+        # like would make most such bodies empty
+        negatable = [r for r in self.lower if r.name not in rule.positive]
+        if negatable and self.chance(0.2):
+            rel = self.rng.choice(negatable)
             args = []
             for _ in range(rel.arity):
                 r = self.rng.random()
-                args.append(self.rng.choice(rule.bound) if rule.bound and r < 0.6
-                            else "_" if r < 0.8 else self.const())
+                # mostly bound variables: `not R(_, _)` would empty most bodies
+                args.append(self.rng.choice(rule.bound) if rule.bound and r < 0.75
+                            else "_" if r < 0.88 else self.const())
             rule.items.append(f"not {rel.name}({', '.join(args)})")
 
     def body(self, first: list[Rel], atoms: int) -> _Rule:
@@ -119,12 +135,12 @@ class _Generator:
         ``atoms`` positive atoms of lower strata, with filters and negations between;
         at least one variable is bound."""
         rule = _Rule()
-        positives = list(first) + [self.rng.choice(self.lower) for _ in range(atoms)]
+        positives = list(first) + [self.pick() for _ in range(atoms)]
         for i, rel in enumerate(positives):
             self.atom(rule, rel, join=i > 0 and self.chance(0.8))
             self.extras(rule)
         if not rule.bound:  # only constants and wildcards: bind one more variable
-            self.atom(rule, self.rng.choice(self.lower), join=False)
+            self.atom(rule, self.pick(), join=False)
             if not rule.bound:
                 rule.items.append(f"{self.rng.choice(INPUTS[:1])}({rule.fresh()}, _)")
         return rule
@@ -198,7 +214,8 @@ class _Generator:
         keyed = self.chance(0.75)
         rule = self.body([], self.rng.choice((1, 1, 2)))
         key = self.rng.choice(rule.bound) if keyed else "()"
-        value = self.rng.choice(rule.bound)
+        # a value other than the key when there is one: a key's own count is always 1
+        value = self.rng.choice([v for v in rule.bound if v != key] or rule.bound)
         if self.chance(0.15) and len(rule.bound) > 1:
             value, agg = f"({value}, {self.rng.choice(rule.bound)})", AGGREGATES[0]
         else:

@@ -138,7 +138,7 @@ def run_property(data, seed: int, policy: str, transactions: int, engine: str,
     transactions, checking it against the oracle after each; the number checked."""
     generated = generate(seed)
     program = dl2sql.compile(generated.text)
-    state = {rel: set(data.draw(st.lists(ROW, max_size=15), label=f"initial {rel}"))
+    state = {rel: set(data.draw(st.lists(ROW, min_size=4, max_size=15), label=f"initial {rel}"))
              for rel in generated.inputs}
     history = History(generated.text, policy, engine,
                       {rel: sorted(rows) for rel, rows in state.items()})

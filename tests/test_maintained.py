@@ -1,0 +1,142 @@
+"""A maintained program (``Program.maintain``) on both engines: transactions of Python
+rows and frames, weighted changes, failed transactions that change nothing, and the
+choice between maintaining and recomputing a stratum."""
+from __future__ import annotations
+
+import pytest
+
+import dl2sql
+from dl2sql.diagnostics import InputError, RuntimeFailure
+from engines import maintain_on, sorted_rows
+
+PROGRAM = """
+input relation Edge(s: u32, d: u32)
+output relation Reach(s: u32, d: u32)
+Reach(s, d) :- Edge(s, d).
+Reach(s, d) :- Reach(s, m), Edge(m, d).
+output relation OneWay(s: u32, d: u32)
+OneWay(s, d) :- Edge(s, d), not Reach(d, s).
+output relation Fanout(s: u32, n: u64)
+Fanout(s, n) :- Reach(s, d), var n = d.group_by(s).count_distinct().
+"""
+
+
+@pytest.fixture(scope="module")
+def program():
+    return dl2sql.compile(PROGRAM)
+
+
+def _reach(edges) -> set:
+    out = set(edges)
+    while True:
+        more = {(a, d) for a, b in out for c, d in edges if b == c} - out
+        if not more:
+            return out
+        out |= more
+
+
+def _expected(edges) -> dict:
+    reach = _reach(edges)
+    fan = {}
+    for s, d in reach:
+        fan.setdefault(s, set()).add(d)
+    return {"Reach": sorted(reach),
+            "OneWay": sorted((s, d) for s, d in edges if (d, s) not in reach),
+            "Fanout": sorted((s, len(ds)) for s, ds in fan.items())}
+
+
+def _contents(live) -> dict:
+    return {rel: sorted_rows(live.contents(rel)) for rel in ("Reach", "OneWay", "Fanout")}
+
+
+def test_transactions_return_weighted_changes(program, engine):
+    edges = {(1, 2), (2, 3)}
+    live = maintain_on(program, engine, {"Edge": sorted(edges)})
+    assert _contents(live) == _expected(edges)
+    changes = live.apply(insert={"Edge": [(3, 1)]})
+    edges.add((3, 1))
+    assert _contents(live) == _expected(edges)
+    assert sorted_rows(changes["Reach"]) == sorted(
+        (s, d, 1) for s, d in _reach(edges) - _reach(edges - {(3, 1)}))
+    # a cycle: OneWay loses every edge
+    assert sorted_rows(changes["OneWay"]) == [(1, 2, -1), (2, 3, -1)]
+    changes = live.apply(delete={"Edge": [(2, 3)]})
+    edges.discard((2, 3))
+    assert _contents(live) == _expected(edges)
+    assert sorted_rows(changes["Reach"]) == sorted(
+        (s, d, -1) for s, d in _reach(edges | {(2, 3)}) - _reach(edges))
+    # 1 reaches 2 only, 3 reaches 1 and 2, 2 nothing (each reached 3 nodes before)
+    assert sorted_rows(changes["Fanout"]) == [(1, 1, 1), (1, 3, -1), (2, 3, -1),
+                                              (3, 2, 1), (3, 3, -1)]
+
+
+def test_rows_present_or_absent_change_nothing(program, engine):
+    live = maintain_on(program, engine, {"Edge": [(1, 2), (2, 3)]})
+    changes = live.apply(insert={"Edge": [(1, 2)]}, delete={"Edge": [(7, 8)]})
+    assert all(sorted_rows(f) == [] for f in changes.values())
+    assert live.last.methods == {"Edge": "input"}  # no derived stratum touched
+    # deletions apply first: a row both deleted and inserted stays
+    live.apply(insert={"Edge": [(2, 3)]}, delete={"Edge": [(2, 3)]})
+    assert _contents(live) == _expected({(1, 2), (2, 3)})
+
+
+def test_changes_given_as_frames(program, engine):
+    live = maintain_on(program, engine, {"Edge": [(1, 2)]})
+    if engine.dialect == "spark":
+        frame = engine.spark.createDataFrame([(2, 3)], "s int, d int")
+    else:
+        frame = engine.con.sql("SELECT 2 AS s, 3 AS d")
+    live.apply(insert={"Edge": frame})
+    assert _contents(live) == _expected({(1, 2), (2, 3)})
+
+
+def test_unknown_relation_is_refused(program, engine):
+    live = maintain_on(program, engine, {"Edge": [(1, 2)]})
+    with pytest.raises(InputError, match="unknown relation `Edges`"):
+        live.apply(insert={"Edges": [(1, 2)]})
+    with pytest.raises(InputError, match="not an input relation"):
+        live.apply(insert={"Reach": [(1, 2)]})
+
+
+FAILING = """
+extern function check(n: u32): u32
+input relation In(n: u32)
+output relation Out(n: u32)
+Out(check(n)) :- In(n).
+output relation Total(t: u64)
+Total(t) :- Out(n), var t = n.group_by(()).count_distinct().
+"""
+
+
+def _check(n: int) -> int:
+    if n == 13:
+        raise ValueError("13 is unlucky")
+    return n
+
+
+def test_failed_transaction_changes_nothing(engine):
+    program = dl2sql.compile(FAILING, extern={"check": _check})
+    live = maintain_on(program, engine, {"In": [(1,), (2,)]})
+    with pytest.raises(RuntimeFailure, match="13 is unlucky"):
+        live.apply(insert={"In": [(13,)]}, delete={"In": [(1,)]})
+    assert sorted_rows(live.contents("Out")) == [(1,), (2,)]
+    assert sorted_rows(live.contents("Total")) == [(2,)]
+    assert sorted_rows(live.contents("In")) == [(1,), (2,)]
+    changes = live.apply(insert={"In": [(3,)]})
+    assert sorted_rows(changes["Out"]) == [(3, 1)]
+    assert sorted_rows(live.contents("Total")) == [(3,)]
+
+
+def test_large_changes_recompute_the_stratum(program, engine):
+    chain = [(i, i + 1) for i in range(30)]
+    live = maintain_on(program, engine, {"Edge": chain})
+    live.apply(delete={"Edge": [(0, 1)]})  # the head of the chain: few paths lost
+    assert live.last.methods["Reach"] == "dred"
+    # the middle of the chain: a quarter of the paths go, over-deleting most of them
+    live.apply(delete={"Edge": [(15, 16)]})
+    assert live.last.methods["Reach"] == "recompute (over-deletion too large)"
+    # more new edges than the relations it reads have rows
+    live.apply(insert={"Edge": [(100 + i, 101 + i) for i in range(60)]})
+    assert live.last.methods["Reach"] == "recompute"
+    edges = (set(chain) - {(0, 1), (15, 16)}) | {(100 + i, 101 + i) for i in range(60)}
+    assert _contents(live) == _expected(edges)
