@@ -10,20 +10,19 @@ Workloads (deterministic: every graph and transaction comes from a fixed seed):
 
 * ``tc_neg_group`` transitive closure, a negation and a group_by over it
   (``programs/tc_neg_group.dl``) on a random directed graph of N nodes, 2N edges;
-* ``sg``           same generation (``programs/sg.dl``) on a random tree of 4N nodes
-  (each node's parent drawn among the earlier nodes); inserted edges also go from an
-  earlier to a later node, so the input stays acyclic.
+  deleted edges are random, inserted ones random new edges;
+* ``sg``           same generation (``programs/sg.dl``) on a random tree of 4N nodes;
+  a transaction moves nodes to new parents (deletes their parent edge, inserts one).
 
-A transaction of size k inserts k/2 new random edges and deletes k/2 existing ones;
-size ``1`` alternates one insertion and one deletion, ``1+1`` is one of each in one
-transaction. Each transaction is followed by a recomputation of the program on the
-inputs as they are now (round-robin, so that drift in the machine's speed hits both).
-Incremental times are those of ``apply`` (loading the changes included); recompute
-times those of ``Program.run`` (loading the inputs included; on Spark the outputs
-counted). After each size's transactions every output is compared with a fresh
-evaluation on DuckDB. Prints per workload, N and size: medians and min-max of both,
-their ratio, the method each stratum used, and the crossover (the smallest size at
-which recomputing was faster).
+Size k deletes k/2 edges and inserts k/2; size ``1`` alternates one deletion and one
+insertion, ``1+1`` is one of each in one transaction. Each size starts on a freshly
+maintained program (one warm-up transaction, not timed); each transaction is followed
+by a recomputation on the inputs as they are now (round-robin, so that drift in the
+machine's speed hits both). Timed: ``apply`` (loading the changes and returning the
+outputs' changes included), ``Program.run`` (loading the inputs included; on Spark
+the outputs counted). After each size every output is compared with a fresh DuckDB
+evaluation. Prints medians and min-max, their ratio, per stratum each method's count
+and median seconds, the rest of ``apply`` ("outside strata"), and the crossover.
 """
 from __future__ import annotations
 
@@ -34,9 +33,8 @@ import statistics
 import sys
 import time
 import traceback
-from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -45,6 +43,7 @@ from benchmarks import generators  # noqa: E402
 from benchmarks.run import PROGRAMS  # noqa: E402
 from dl2sql.api.evaluate import Evaluator  # noqa: E402
 from dl2sql.runner.duckdb_runner import DuckDBRunner  # noqa: E402
+from dl2sql.runner.progress import RecordingProgress  # noqa: E402
 from dl2sql.runtime.values import Record  # noqa: E402
 
 
@@ -58,32 +57,35 @@ def random_tree(n: int, seed: int = 11) -> list[tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Workload:
-    """A program, its input relation and main output, the input graph for N and how
-    to draw one new edge (``new_edge(rng, nodes)``)."""
+    """A program, its input relation, the input graph for N and how to draw one new
+    edge (``new_edge(rng, nodes, child)``; ``child``: a node that just lost a parent)."""
 
     file: str
     relation: str
-    output: str
     nodes: Callable[[int], int]
     graph: Callable[[int], list]
-    new_edge: Callable[[random.Random, int], tuple[int, int]]
+    new_edge: Callable[[random.Random, int, int | None], tuple[int, int]]
 
 
-def _any_edge(rng: random.Random, nodes: int) -> tuple[int, int]:
+def _any_edge(rng: random.Random, nodes: int, child=None) -> tuple[int, int]:
     a, b = rng.randrange(nodes), rng.randrange(nodes - 1)
     return a, b + (b >= a)  # no self-loops, like generators.random_graph
 
 
-def _forward_edge(rng: random.Random, nodes: int) -> tuple[int, int]:
-    child = rng.randrange(1, nodes)
-    return rng.randrange(child), child  # parent before child: no cycle
+def _new_parent(rng: random.Random, nodes: int, child=None) -> tuple[int, int]:
+    # a new parent for the node that lost one: the input stays a random recursive
+    # tree however many transactions run (random edges would orphan ever more nodes
+    # and shrink SG as the benchmark goes on); parent before child: no cycle
+    if child is None or child < 2:
+        child = rng.randrange(2, nodes)
+    return rng.randrange(child), child
 
 
 WORKLOADS = {
-    "tc_neg_group": Workload("tc_neg_group.dl", "Edge", "Path", lambda n: n,
+    "tc_neg_group": Workload("tc_neg_group.dl", "Edge", lambda n: n,
                              generators.random_graph, _any_edge),
-    "sg": Workload("sg.dl", "Parent", "SG", lambda n: 4 * n,
-                   lambda n: random_tree(4 * n), _forward_edge),
+    "sg": Workload("sg.dl", "Parent", lambda n: 4 * n, lambda n: random_tree(4 * n),
+                   _new_parent),
 }
 
 
@@ -92,21 +94,31 @@ def changed_edges(size: str) -> int:
     return 2 if size == "1+1" else int(size)
 
 
-def transaction(rng, work: Workload, nodes: int, edges: set, size: str, i: int):
-    """(inserted, deleted) edges of the ``i``-th transaction of ``size``: inserted ones
-    are new, deleted ones exist, so that both change the input (and never overlap)."""
+def transaction(rng, work: Workload, nodes: int, edges: set, size: str, i: int,
+                previous: list):
+    """(inserted, deleted) edges of the ``i``-th transaction of ``size`` (``previous``:
+    the edges the last one deleted). Deleted edges exist and inserted ones are new, so
+    that every row changes the input; the k-th insertion gets the child of the k-th
+    deletion (of the previous deletion for size 1), see ``_new_parent``."""
     if size == "1+1":
         n_ins, n_del = 1, 1
     elif size == "1":  # alternate, so that the graph keeps its size
-        n_ins, n_del = (1, 0) if i % 2 == 0 else (0, 1)
+        n_ins, n_del = (0, 1) if i % 2 == 0 else (1, 0)
     else:
         n_ins, n_del = int(size) // 2, int(size) - int(size) // 2
-    inserted: set = set()
-    while len(inserted) < n_ins:
-        edge = work.new_edge(rng, nodes)
-        if edge not in edges:
-            inserted.add(edge)
     deleted = rng.sample(sorted(edges), n_del)  # sorted: the same draw on every run
+    children = [c for _, c in deleted or previous]
+    inserted: list = []
+    tries = 0
+    while len(inserted) < n_ins:
+        k = len(inserted)
+        # a child whose possible parents all have edges already: any other node
+        child = children[k] if k < len(children) and tries < 20 else None
+        edge = work.new_edge(rng, nodes, child)
+        tries += 1
+        if edge not in edges and edge not in inserted:
+            inserted.append(edge)
+            tries = 0
     return sorted(inserted), deleted
 
 
@@ -125,7 +137,7 @@ def recompute(program, engine: str, spark, relation: str, rows: list) -> float:
 
 def check(live, program, relation: str, edges: set) -> tuple[list[str], int]:
     """(outputs whose maintained rows differ from a fresh DuckDB evaluation, rows of
-    the workload's first output): DuckDB is the reference on either engine."""
+    the program's first output): DuckDB is the reference on either engine."""
     ctor = program.compiled.layouts[relation].flat_ctor
     runner = DuckDBRunner()
     try:
@@ -137,43 +149,60 @@ def check(live, program, relation: str, edges: set) -> tuple[list[str], int]:
     return wrong, len(fresh[program.outputs[0]])
 
 
+class StratumTimes(RecordingProgress):
+    """Seconds of each stratum the last transaction updated (the executor reports
+    them through ``on_stratum``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.strata: dict[str, float] = {}
+
+    def on_stratum(self, name: str, method: str, seconds: float) -> None:
+        """Record one stratum's update."""
+        self.strata[name] = seconds
+
+
 @dataclass
 class Result:
-    """One (workload, N, size): seconds of each transaction and recomputation, the
-    methods per stratum, the correctness check, the failure if any."""
+    """One (workload, N, size): seconds of each transaction and recomputation, per
+    stratum and method the seconds it took (0 when skipped), what ``apply`` spent
+    outside the strata, the check's wrong outputs, the failure if any."""
 
     work: str
     n: int
     size: str
-    incremental: list
-    recomputed: list
-    methods: dict
-    wrong: list
+    incremental: list = field(default_factory=list)
+    recomputed: list = field(default_factory=list)
+    methods: dict = field(default_factory=dict)
+    outside: list = field(default_factory=list)
+    wrong: list = field(default_factory=list)
     rows: int = 0
     failure: str = ""
 
 
 def bench(name: str, n: int, args, spark) -> list[Result]:
-    """Every size of one workload at N = ``n``, on one maintained program."""
+    """Every size of one workload at N = ``n``; each size on a freshly maintained
+    program, so that every size starts from the same graph."""
     work = WORKLOADS[name]
-    nodes, edges = work.nodes(n), set(work.graph(n))
+    nodes = work.nodes(n)
     program = dl2sql.compile(PROGRAMS / work.file)
     baseline = dl2sql.compile(PROGRAMS / work.file)  # closed after each recomputation
-    live = program.maintain(inputs={work.relation: sorted(edges)}, engine=args.engine,
-                            spark=spark)
-    strata = [s.name for s in live.updater.plan.strata if s.method != "input"]
-    # warm-up (not timed): the first transaction and run prepare queries and caches
-    rng = random.Random(f"{name}/{n}/warm-up")
-    ins, dels = transaction(rng, work, nodes, edges, "1+1", 0)
-    live.apply(insert={work.relation: ins}, delete={work.relation: dels})
-    edges = (edges - set(dels)) | set(ins)
-    recompute(baseline, args.engine, spark, work.relation, sorted(edges))
+    recompute(baseline, args.engine, spark, work.relation, work.graph(n))  # warm-up
     results = []
     for size in args.sizes:
+        edges, progress = set(work.graph(n)), StratumTimes()
+        if changed_edges(size) > len(edges):  # would delete more than half the input
+            print(f"{name} N={n}: size {size} skipped ({len(edges)} edges)", flush=True)
+            continue
+        live = program.maintain(inputs={work.relation: sorted(edges)}, engine=args.engine,
+                                spark=spark, progress=progress)
+        strata = [s.name for s in live.updater.plan.strata if s.method != "input"]
         rng = random.Random(f"{name}/{n}/{size}")
-        res = Result(name, n, size, [], [], {s: Counter() for s in strata}, [])
-        for i in range(args.transactions):
-            ins, dels = transaction(rng, work, nodes, edges, size, i)
+        res, previous = Result(name, n, size, methods={s: {} for s in strata}), []
+        for i in range(-1, args.transactions):  # -1: a warm-up, not timed
+            ins, dels = transaction(rng, work, nodes, edges, size, i, previous)
+            progress.strata.clear()
+            progress.iterations.clear()
             started = time.perf_counter()
             try:
                 live.apply(insert={work.relation: ins}, delete={work.relation: dels})
@@ -184,16 +213,21 @@ def bench(name: str, n: int, args, spark) -> list[Result]:
                                f"{type(e).__name__}: {e}")
                 traceback.print_exc()
                 break
-            res.incremental.append(time.perf_counter() - started)
-            edges = (edges - set(dels)) | set(ins)
+            seconds = time.perf_counter() - started
+            edges, previous = (edges - set(dels)) | set(ins), dels
+            if i < 0:
+                continue
+            res.incremental.append(seconds)
+            res.outside.append(seconds - sum(progress.strata.values()))
             for s in strata:
-                res.methods[s][live.last.methods.get(s, "skipped")] += 1
+                method = live.last.methods.get(s, "skipped")
+                res.methods[s].setdefault(method, []).append(progress.strata.get(s, 0.0))
             res.recomputed.append(recompute(baseline, args.engine, spark, work.relation,
                                             sorted(edges)))
         res.wrong, res.rows = check(live, program, work.relation, edges)
+        live.close()
         report(res)
         results.append(res)
-    live.close()
     return results
 
 
@@ -206,8 +240,13 @@ def report(r: Result) -> None:
     """One line as soon as a size is done (and its failure, if any)."""
     inc = statistics.median(r.incremental) if r.incremental else float("nan")
     rec = statistics.median(r.recomputed) if r.recomputed else float("nan")
-    methods = "; ".join(f"{s}: " + ", ".join(f"{m} {c}" for m, c in counts.most_common())
-                        for s, counts in r.methods.items() if set(counts) != {"skipped"})
+    methods = "; ".join(
+        f"{s}: " + ", ".join(f"{m} {len(t)}" + ("" if m == "skipped" else
+                                                 f" ({statistics.median(t):.3f})")
+                             for m, t in sorted(by.items(), key=lambda mt: -len(mt[1])))
+        for s, by in r.methods.items() if set(by) != {"skipped"})
+    if r.outside:
+        methods += f"; outside strata {statistics.median(r.outside):.3f}"
     print(f"{r.work:<13} {r.n:>5} {r.rows:>9,} {r.size:>5} {inc:>9.3f} "
           f"{spread(r.incremental):>13} {rec:>9.3f} {spread(r.recomputed):>13} "
           f"{inc / rec:>7.2f}  {methods}", flush=True)
@@ -220,7 +259,7 @@ def report(r: Result) -> None:
 
 HEADER = (f"{'workload':<13} {'N':>5} {'rows':>9} {'size':>5} {'incr med':>9} "
           f"{'incr min-max':>13} {'recomp med':>9} {'recomp min-max':>13} "
-          f"{'ratio':>7}  method per stratum: transactions (strata never run left out)")
+          f"{'ratio':>7}  per stratum: method, transactions (median s)")
 
 
 def crossover(results: list[Result]) -> str:
@@ -246,19 +285,19 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true",
                     help="N=500, sizes 1+1 and 10, 5 transactions")
     args = ap.parse_args(argv)
-    quick = args.quick
-    args.nodes = [int(x) for x in (args.nodes or ("500" if quick else "500,1000")).split(",")]
-    args.sizes = (args.sizes or ("1+1,10" if quick else "1,1+1,10,100,1000")).split(",")
-    args.transactions = args.transactions or (5 if quick else 20)
+    q = args.quick
+    args.nodes = [int(x) for x in (args.nodes or ("500" if q else "500,1000")).split(",")]
+    args.sizes = (args.sizes or ("1+1,10" if q else "1,1+1,10,100,1000")).split(",")
+    args.transactions = args.transactions or (5 if q else 20)
 
     spark = None
     if args.engine == "spark":
-        from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow to load
+        from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow
 
         spark = get_spark(args.master)
     print(f"engine {args.engine}, {args.transactions} transactions per size; seconds "
           f"(rows: the first output after the transactions; ratio: incremental / "
-          f"recompute medians)\n{HEADER}", flush=True)
+          f"recompute medians; strata never updated left out)\n{HEADER}", flush=True)
     table = []
     for name in args.workloads.split(","):
         for n in args.nodes:
@@ -270,7 +309,8 @@ def main(argv=None) -> int:
             report(r)
             ok = ok and not r.failure and not r.wrong
         print(f"  {results[0].work} N={results[0].n}: {crossover(results)}")
-    print("all correctness checks passed" if ok else "SOME TRANSACTIONS FAILED OR WERE WRONG")
+    print("all correctness checks passed" if ok else "SOME TRANSACTIONS FAILED OR WERE "
+          "WRONG")
     return 0 if ok else 1
 
 

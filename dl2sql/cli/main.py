@@ -17,12 +17,13 @@ from dl2sql.api.replaying import evaluation, replay_program
 from dl2sql.cli.run_command import run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
-from dl2sql.compiler.emit import emit
+from dl2sql.compiler.emit import emit, is_helper
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 user_error_text)
 from dl2sql.engines import ENGINES, ORACLE, Settings
 from dl2sql.engines import engine as get_engine
 from dl2sql.replay.session import replay
+from dl2sql.runner.progress import RecordingProgress
 from dl2sql.sqlgen.dialects import DIALECTS
 
 
@@ -78,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--recompute", action="store_true",
                    help="evaluate the program from scratch at every commit instead of "
                         "applying the changes (a check of the incremental default)")
+    r.add_argument("--explain", action="store_true",
+                   help="at the end, print to stderr how each stratum was brought up to "
+                        "date at the commits (method, number of commits, seconds)")
     _common(r)
 
     u = sub.add_parser("run", help="evaluate a program on files: one file per relation "
@@ -218,8 +222,16 @@ def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
     runner = make_runner(engine, args)
     try:
-        return replay(evaluation(program, runner, externs, args.recompute), commands, out, err,
-                      init_snapshot=init_snapshot, filename=name)
+        explain = RecordingProgress() if getattr(args, "explain", False) else None
+        code = replay(evaluation(program, runner, externs, args.recompute, explain), commands,
+                      out, err, init_snapshot=init_snapshot, filename=name)
+        if explain is not None:
+            err.write("strata maintained at the commits:\n"
+                      + (explain.methods_summary({r for r in program.relations
+                                                   if is_helper(program, r)})
+                         or "  none (no commit changed an input)")
+                      + "\n")
+        return code
     finally:
         runner.close()
 

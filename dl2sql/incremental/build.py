@@ -5,8 +5,8 @@ Per stratum, by kind:
 - an input relation: the caller's inserted rows that were absent, and its deleted rows
   that were present (and not facts of the program);
 - rules (a non-recursive relation): delta rules. Rows that may have lost their last
-  derivation (``del``) are checked for another one (``redo``); new derivations
-  (``ins``) are added. A row's set membership changes only where no derivation is
+  derivation (``del``) are checked for a derivation in the new state (``redo``); the
+  rows of new derivations not stored yet are added. A row's set membership changes only where no derivation is
   left or the first one appears, so no derivation counts are stored;
 - group (a ``group_by``): the groups of every key the source's changes touch,
   recomputed from the source and compared with the stored ones;
@@ -148,12 +148,11 @@ class _Builder:
             self.made(rel, "redo", Parts(rel, tuple(rederivations(b, layout, "del")
                                                     for b in blocks)),
                       f"{rel}: of those, rows derived still"),
-            self.made(rel, "ins", Parts(rel, tuple(p for b in blocks
-                                                   for p in insertion_seeds(b, none))),
-                      f"{rel}: rows with new derivations"),
         ]
-        plus = self.minus(self.scan(rel, "ins"), rel, "full")
-        minus = self.minus(self.scan(rel, "del"), rel, "redo", "ins")
+        # a row derived anew is derived still: the rows removed are those not redone
+        plus = self.minus(Parts(rel, tuple(p for b in blocks for p in insertion_seeds(b, none))),
+                          rel, "full")
+        minus = self.minus(self.scan(rel, "del"), rel, "redo")
         return stmts + self.changes(rel, plus, minus)
 
     def group(self, rel: str, block: GroupBlock) -> list:

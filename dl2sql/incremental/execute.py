@@ -84,9 +84,11 @@ class Updater:
                     continue
                 if hasattr(data, "load_into"):
                     data.load_into(self.runner, table)
+                    self.rows[table.name] = self.runner.count(table)
                 else:
-                    self.runner.load(table, list(data))
-                self.rows[table.name] = self.runner.count(table)
+                    rows = list(data)  # distinct rows (a count only estimates the cost)
+                    self.runner.load(table, rows)
+                    self.rows[table.name] = len(rows)
         outcome = Outcome()
         sizes = dict(self.sizes)
         self.empty = {n for n in self.plan.tables if n not in self.state

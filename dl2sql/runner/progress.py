@@ -63,12 +63,40 @@ class RichProgress:
             )
 
 
+    def on_stratum(self, stratum: str, method: str, seconds: float) -> None:
+        """Print which method brought a stratum up to date in a transaction."""
+        if self._console is not None and self.enabled:
+            self._console.print(f"[bold cyan]{stratum}[/]: {method} in {seconds:.2f} s")
+
+
 class RecordingProgress:
-    """Keeps every iteration report in memory (for tests and benchmarks)."""
+    """Keeps every iteration report in memory (for tests, benchmarks and
+    ``--explain``)."""
 
     def __init__(self):
         self.iterations: list[tuple[str, int, dict, float]] = []
         self.loops: list[tuple[str, int, float]] = []
+        self.strata: list[tuple[str, str, float]] = []  # (stratum, method, seconds)
+
+    def on_stratum(self, stratum: str, method: str, seconds: float) -> None:
+        """Record the method that brought a stratum up to date in a transaction."""
+        self.strata.append((stratum, method, seconds))
+
+    def methods_summary(self, hidden=frozenset()) -> str:
+        """Per stratum: how many transactions each method maintained it in, and their
+        seconds; strata of ``hidden`` relations only (the compiler's) are left out."""
+        table: dict[str, dict[str, list]] = {}
+        for stratum, method, seconds in self.strata:
+            if all(r in hidden for r in stratum.split(", ")):
+                continue
+            entry = table.setdefault(stratum, {}).setdefault(method, [0, 0.0])
+            entry[0] += 1
+            entry[1] += seconds
+        lines = []
+        for stratum, methods in table.items():
+            parts = ", ".join(f"{m} {n}x {t:.3f} s" for m, (n, t) in methods.items())
+            lines.append(f"  {stratum}: {parts}")
+        return "\n".join(lines)
 
     def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
         """Record one iteration."""

@@ -278,6 +278,9 @@ class SparkRunner:
         if any(c is not IDENTITY for c in convs):
             rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
+        if not rows and not self.co.wants(table):
+            self._set(table, df, 0)  # nothing to serialise once: no job
+            return
         with self.co.planning(table):
             ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
         self._set(table, self.co.finish(table, ck), len(rows), files)
