@@ -7,7 +7,8 @@ import pytest
 
 import dl2sql
 from dl2sql.diagnostics import InputError, RuntimeFailure
-from engines import maintain_on, sorted_rows
+from dl2sql.runtime.values import Record
+from engines import collected, maintain_on, sorted_rows
 
 PROGRAM = """
 input relation Edge(s: u32, d: u32)
@@ -140,3 +141,38 @@ def test_large_changes_recompute_the_stratum(program, engine):
     assert live.last.methods["Reach"] == "recompute"
     edges = (set(chain) - {(0, 1), (15, 16)}) | {(100 + i, 101 + i) for i in range(60)}
     assert _contents(live) == _expected(edges)
+
+
+KEYED = """
+typedef Id = Id{n: u32, zone: string}
+input relation User(id: Id, name: string, active: bool) primary key (u) u.id
+output relation ActiveName(name: string)
+ActiveName(n) :- User(_, n, true).
+"""
+
+
+def test_primary_key_relations_take_updates_and_key_deletions(engine):
+    program = dl2sql.compile(KEYED)
+
+    def uid(n, zone):
+        return Record("Id", (n, zone))
+    users = [(uid(1, "eu"), "ann", True), (uid(2, "eu"), "bob", True),
+             (uid(3, "us"), "cy", False)]
+    live = maintain_on(program, engine, {"User": users})
+    changes = live.apply(insert_or_update={"User": [(uid(1, "eu"), "ann", False),
+                                                    (uid(3, "us"), "cy", True),
+                                                    (uid(4, "us"), "dee", True)]},
+                         delete_key={"User": [uid(2, "eu")]})
+    assert sorted_rows(changes["ActiveName"]) == [("ann", -1), ("bob", -1), ("cy", 1),
+                                                  ("dee", 1)]
+    assert sorted_rows(live.contents("ActiveName")) == [("cy",), ("dee",)]
+    assert len(collected(live.contents("User"))) == 3
+    # the same row again changes nothing
+    changes = live.apply(insert_or_update={"User": [(uid(4, "us"), "dee", True)]})
+    assert sorted_rows(changes["ActiveName"]) == []
+
+
+def test_key_operations_need_a_primary_key(program, engine):
+    live = maintain_on(program, engine, {"Edge": [(1, 2)]})
+    with pytest.raises(InputError, match="`delete_key` needs a primary key"):
+        live.apply(delete_key={"Edge": [1]})

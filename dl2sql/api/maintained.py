@@ -21,7 +21,7 @@ from dl2sql.incremental.execute import Choice, Outcome, Updater
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.errors import engine_errors
-from dl2sql.runtime.convert import record_to_row, row_to_record
+from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
 from dl2sql.sqlgen.trees import select_all
 
 
@@ -52,28 +52,50 @@ class Maintained:
         self.last: Optional[Outcome] = None
 
     # -- transactions ------------------------------------------------------------------
-    def apply(self, insert: Optional[dict] = None, delete: Optional[dict] = None) -> dict:
-        """Apply one transaction: ``insert`` and ``delete`` map input relations (short or
-        qualified names) to rows (lists of tuples of field values), DataFrames, table
-        names or files, like :meth:`dl2sql.Program.run`'s inputs. Deletions apply
-        before insertions. Returns the changes of every output relation: a frame with
-        its columns and ``weight`` (1: row added, -1: row removed). A transaction that
-        fails leaves the relations as they were."""
+    def apply(self, insert: Optional[dict] = None, delete: Optional[dict] = None, *,
+              insert_or_update: Optional[dict] = None,
+              delete_key: Optional[dict] = None) -> dict:
+        """Apply one transaction and return the changes of every output relation: a
+        frame with its columns and ``weight`` (1: row added, -1: row removed).
+
+        Each argument maps input relations (short or qualified names) to rows (lists of
+        tuples of field values), DataFrames, table names or files, like
+        :meth:`dl2sql.Program.run`'s inputs. For a relation with a primary key,
+        ``insert_or_update`` replaces the stored row of each row's key (at most one row
+        per key), and ``delete_key`` lists keys (Python values) whose rows go.
+        Deletions apply before insertions. A transaction that fails leaves the
+        relations as they were."""
         if self.program is None:
             raise InputError("this maintained program takes DDlog values (apply_records)")
-        changes: dict[str, list] = {}
-        for position, given in enumerate((insert or {}, delete or {})):
-            bound = self.program.bind_inputs(given, self.runner.engine, sources=False)
-            for rel, loader in bound.items():
-                changes.setdefault(rel, [None, None])[position] = loader
+        changes: dict[str, dict] = {}
+        engine = self.runner.engine
+        for kind, given in (("insert", insert), ("delete", delete),
+                            ("insert_or_update", insert_or_update)):
+            for rel, loader in self.program.bind_inputs(given or {}, engine,
+                                                        sources=False).items():
+                self._keyed(rel, kind)
+                changes.setdefault(rel, {})[kind] = loader
+        for name, keys in (delete_key or {}).items():
+            rel = self._resolve(name)
+            self._keyed(rel, "delete_key")
+            key_type = self.compiled.relations[rel].key_type
+            env = self.compiled.type_env
+            changes.setdefault(rel, {})["delete_key"] = [(to_sql(key_type, k, env),)
+                                                        for k in keys]
         self.apply_rows(changes)
         return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
 
-    def apply_rows(self, changes: dict[str, list]) -> Outcome:
-        """Apply a transaction given as (inserted, deleted) per input relation, each
-        normalised rows or a loader (see :meth:`Updater.apply`)."""
+    def _keyed(self, rel: str, kind: str) -> None:
+        if kind in ("insert_or_update", "delete_key") and self.compiled.relations[rel].key is None:
+            raise InputError(f"`{kind}` needs a primary key, and relation `{rel}` does not "
+                             f"have one (declare `input relation {rel}(...) primary key "
+                             f"(x) x.field`)")
+
+    def apply_rows(self, changes: dict[str, dict]) -> Outcome:
+        """Apply a transaction given per input relation and kind of change, as
+        normalised rows or loaders (see :meth:`Updater.apply`)."""
         with self.runner.running(), engine_errors():
-            self.last = self.updater.apply({r: tuple(pair) for r, pair in changes.items()})
+            self.last = self.updater.apply(changes)
         return self.last
 
     def apply_records(self, inserted: dict[str, list], deleted: dict[str, list]) -> Outcome:
@@ -82,9 +104,9 @@ class Maintained:
 
         def rows(rel, records):
             return [record_to_row(layouts[rel], v, env) for v in records] if records else None
-        rels = set(inserted) | set(deleted)
-        return self.apply_rows({r: [rows(r, inserted.get(r)), rows(r, deleted.get(r))]
-                                for r in rels})
+        return self.apply_rows({r: {"insert": rows(r, inserted.get(r)),
+                                    "delete": rows(r, deleted.get(r))}
+                                for r in set(inserted) | set(deleted)})
 
     # -- results -----------------------------------------------------------------------
     def changed(self, rel: str) -> bool:

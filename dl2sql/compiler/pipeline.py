@@ -103,7 +103,8 @@ class CompiledProgram:
             policy = ENGINES[engine].loops
             planned = build_update(LoopProgram(self.strata, self.blocks, self.layouts,
                                                self.closures, self.type_env),
-                                   self.input_relations(), policy)
+                                   {r: self.relations[r] for r in self.input_relations()},
+                                   policy)
             ec = ExprCompiler(self.type_env, DIALECTS[ENGINES[engine].dialect],
                               self.functions, udf_prefix="dl2sql_update_udf_")
             self._engine_stages[key] = update_sql(planned, self.layouts, ec)

@@ -24,7 +24,7 @@ import dataclasses
 
 from dl2sql.incremental.nodes import OverDeletion, StratumUpdate, UpdatePlan
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
-                                         insertion_steps, reads, rederivations)
+                                         insertion_steps, key_of, reads, rederivations)
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name
 from dl2sql.plan.loops import LoopPolicy, plan_loops
@@ -38,19 +38,23 @@ from dl2sql.types.model import BOOL
 KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
 
 
-def build_update(program: LoopProgram, inputs: list[str], policy: LoopPolicy) -> UpdatePlan:
+def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy) -> UpdatePlan:
     """The update plan of ``program`` (strata, blocks, layouts as compiled) whose input
-    relations are ``inputs``; ``policy`` plans the loops of strata recomputed."""
+    relations are ``inputs`` (name -> RelationInfo, for primary keys); ``policy``
+    plans the loops of strata recomputed."""
     b = _Builder(program, dataclasses.replace(policy, partitioned=False))
     init, changes = [], {}
     strata = []
-    for rel in inputs:
-        changes[rel] = (b.table(rel, "insert"), b.table(rel, "delete"))
+    for rel, info in inputs.items():
+        changes[rel] = {kind: b.table(rel, kind) for kind in ("insert", "delete")}
+        if info.key is not None:
+            changes[rel]["insert_or_update"] = b.table(rel, "upsert")
+            changes[rel]["delete_key"] = b.key_table(rel, info.key_type)
         facts = program.blocks.get(rel, [])
         if facts:
             init.append(Materialize(b.table(rel, "facts"), Union(rel, tuple(
                 Rows(x) for x in facts)), comment=f"{rel}: rows from facts"))
-        strata.append(b.input(rel, bool(facts)))
+        strata.append(b.input(rel, bool(facts), info))
     for s in program.strata:
         if s.relations[0] in inputs:
             continue
@@ -93,12 +97,48 @@ class _Builder:
                 Patch(self.table(rel), self.table(rel, "plus"), self.table(rel, "minus"))]
 
     # -- strata ------------------------------------------------------------------------
-    def input(self, rel: str, facts: bool) -> StratumUpdate:
+    def input(self, rel: str, facts: bool, info) -> StratumUpdate:
+        """An input relation's changes: the rows inserted that were absent, and those
+        deleted (by value; by key, or replaced by a row of the same key, for a
+        primary-key relation) that were present; deletions apply first."""
         self.table(rel, "wide")
-        plus = self.minus(self.scan(rel, "insert"), rel, "full")
-        present = Intersect(self.scan(rel, "delete"), table_name(rel), self.columns(rel))
-        minus = self.minus(present, rel, "insert", *(("facts",) if facts else ()))
-        return StratumUpdate((rel,), "input", (), tuple(self.changes(rel, plus, minus)))
+        added = [Part(Scan(table_name(rel, "insert")), (table_name(rel, "insert"),))]
+        stmts = [self.made(rel, "present", Intersect(self.scan(rel, "delete"), table_name(rel),
+                                                     self.columns(rel)),
+                           f"{rel}: rows deleted that were present")]
+        removed = [table_name(rel, "present")]
+        if info.key is not None:
+            stored = Source(STORED_ALIAS, rel, "full")
+            layout = self.p.layouts[rel]
+            key = key_of(info.key, layout, STORED_ALIAS)
+            upsert = key_of(info.key, layout, "dl2sql_new")
+            keys = T.TCol(info.key_type, KEYS_ALIAS, "key")
+            outs = tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns)
+            for version, other, equal, what in (
+                    ("replaced", Source("dl2sql_new", rel, "upsert"), upsert,
+                     "stored rows whose key a row inserted or updated has"),
+                    ("dropped", Source(KEYS_ALIAS, rel, "delete_key"), keys,
+                     "stored rows whose key is deleted")):
+                block = Block(rel, (stored, other), (T.TBin(BOOL, "==", key, equal),), (), outs,
+                              info.span)
+                need = table_name(rel, other.version)
+                stmts.append(self.made(rel, version, Parts(rel, (Part(Rows(block), (need,)),)),
+                                       f"{rel}: {what}"))
+                removed.append(table_name(rel, version))
+            upserted = table_name(rel, "upsert")
+            added.append(Part(Scan(upserted), (upserted,)))
+        plus = self.minus(Parts(rel, tuple(added)), rel, "full")
+        minus = Parts(rel, tuple(Part(Scan(n), (n,)) for n in removed))
+        versions = ("insert",) + (("upsert",) if info.key is not None else ()) + (
+            ("facts",) if facts else ())
+        stmts += self.changes(rel, plus, self.minus(minus, rel, *versions))
+        return StratumUpdate((rel,), "input", (), tuple(stmts))
+
+    def key_table(self, rel: str, key_type) -> Table:
+        """The table of the keys a transaction deletes from a primary-key relation."""
+        layout = RelationLayout(f"{rel}#key", key_type, (("key", key_type),), None)
+        self.helper_layouts[layout.relation] = layout
+        return self._helper(rel, "delete_key", layout)
 
     def stratum(self, s: Stratum) -> StratumUpdate:
         for rel in s.relations:

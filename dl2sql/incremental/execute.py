@@ -71,15 +71,18 @@ class Updater:
             self.sizes[rel] = self.runner.count(t)
 
     # -- a transaction -----------------------------------------------------------------
-    def apply(self, changes: dict[str, tuple]) -> Outcome:
-        """Apply a transaction: ``changes`` maps input relations to their (inserted,
-        deleted) rows, each normalised rows or an object whose ``load_into(runner,
-        table)`` loads them (None: no row); rows both deleted and inserted are
-        present after it. The previous transaction's temporary tables (its changes
-        included) are dropped first."""
+    def apply(self, changes: dict[str, dict]) -> Outcome:
+        """Apply a transaction: ``changes`` maps input relations to their changes by
+        kind (``insert``, ``delete``, and for a primary-key relation
+        ``insert_or_update`` and ``delete_key``), each normalised rows (of the
+        relation; for ``delete_key``, one-column rows of keys) or an object whose
+        ``load_into(runner, table)`` loads them. Deletions apply first: a row both
+        deleted and inserted is present after it. The previous transaction's
+        temporary tables (its changes included) are dropped first."""
         self.clear()
-        for rel, pair in changes.items():
-            for table, data in zip(self.plan.changes[rel], pair):
+        for rel, kinds in changes.items():
+            for kind, data in kinds.items():
+                table = self.plan.changes[rel][kind]
                 if data is None:
                     continue
                 if hasattr(data, "load_into"):
@@ -116,7 +119,7 @@ class Updater:
 
     def _stratum(self, s: StratumUpdate, outcome: Outcome) -> None:
         if s.method == "input":
-            if not any(self.rows.get(t.name) for t in self.plan.changes[s.relations[0]]):
+            if not any(self.rows.get(t.name) for t in self.plan.changes[s.relations[0]].values()):
                 return
         elif not any(self.changed(r) for r in s.reads):
             return

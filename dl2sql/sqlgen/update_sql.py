@@ -84,7 +84,8 @@ class _UpdateLowering:
         table = self.plain.table
         return dataclasses.replace(
             plan,
-            changes={r: (table(a), table(b)) for r, (a, b) in plan.changes.items()},
+            changes={r: {kind: table(t) for kind, t in tables.items()}
+                     for r, tables in plan.changes.items()},
             init=tuple(self.plain.statement(s) for s in plan.init),
             strata=tuple(self.stratum(s) for s in plan.strata),
             tables={n: table(t) for n, t in plan.tables.items()},

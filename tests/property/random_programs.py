@@ -59,8 +59,8 @@ class _Rule:
 
 
 class _Generator:
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int, strata: int):
+        self.rng, self.strata = random.Random(seed), strata
         self.lines: list[str] = ["import group", ""]
         self.lower: list[Rel] = []  # relations of the strata made so far
         self.count = 0
@@ -241,7 +241,7 @@ class _Generator:
             self.lower.append(Rel(name, arity))
         kinds = [self.plain, self.linear, self.nonlinear, self.mutual, self.aggregate]
         weights = [3, 3, 2, 2, 3]
-        for _ in range(self.rng.randint(3, 6)):
+        for _ in range(self.rng.randint(min(3, self.strata), self.strata)):
             self.lines.append("")
             made = self.rng.choices(kinds, weights)[0]()
             self.lower.extend(made)  # visible (and negatable) from the next stratum on
@@ -249,9 +249,10 @@ class _Generator:
         return Generated("\n".join(self.lines) + "\n", inputs, derived)
 
 
-def generate(seed: int) -> Generated:
-    """The random stratified program of ``seed`` (the same text for the same seed)."""
-    return _Generator(seed).program()
+def generate(seed: int, strata: int = 6) -> Generated:
+    """The random stratified program of ``seed`` (the same text for the same seed and
+    ``strata``), with at most ``strata`` derived strata."""
+    return _Generator(seed, strata).program()
 
 
 def self_test(seeds: int = 200) -> list[tuple[int, str]]:
