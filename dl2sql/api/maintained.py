@@ -14,6 +14,7 @@ from typing import Optional
 
 from sqlglot import exp
 
+from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
@@ -32,16 +33,23 @@ class Maintained:
     engine (Spark DataFrames, DuckDB relations), readable until the next transaction."""
 
     def __init__(self, compiled, runner, inputs: dict, externs: dict, progress=None,
-                 choice: Choice = Choice(), program=None):
+                 choice: Choice = Choice(), program=None, saved: Optional[dict] = None):
         """Evaluate ``compiled`` on ``runner`` from ``inputs`` (input relation ->
-        normalised rows or a loader) and prepare it for transactions; ``program`` (the
-        API's :class:`~dl2sql.Program`) binds frames and files given to :meth:`apply`."""
+        normalised rows or a loader), or load every relation from ``saved`` (relation
+        -> loader, see :mod:`dl2sql.api.state`), and prepare it for transactions;
+        ``program`` (the API's :class:`~dl2sql.Program`) binds frames and files given
+        to :meth:`apply`."""
         self.program, self.compiled, self.runner = program, compiled, runner
         engine = runner.engine
         evaluator = Evaluator(compiled, runner, progress, externs)
-        evaluator.run(inputs)
         plan = compiled.plan_for(engine)
-        runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
+        if saved is None:
+            evaluator.run(inputs)
+            runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
+        else:
+            with runner.running(), engine_errors():
+                for rel, loader in saved.items():
+                    loader.load_into(runner, plan.relations[rel])
         update = compiled.update_for(engine)
         for rel, t in plan.relations.items():  # the plan left each relation in its table
             assert t.name == update.relations[rel].name, (rel, t.name)
@@ -136,26 +144,36 @@ class Maintained:
         return [row_to_record(layout, r, env) for r in rows]
 
     def changes(self, rel: str):
-        """The last transaction's changes of ``rel``: its columns and ``weight``."""
+        """The last transaction's changes of ``rel``: its columns and ``weight``
+        (before any transaction: every row, weight 1)."""
+        return engine_of(self.runner).frame(self.runner, self.change_table(rel))
+
+    def change_table(self, rel: str) -> Table:
+        """The table of :meth:`changes`, made on the runner (dropped with the next
+        transaction's)."""
         rel = self._resolve(rel)
         full = self.updater.plan.relations[rel]
         weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
         table = Table(table_name(rel, "changes"), full.columns + (
             Column(weight, exp.DataType.build("BIGINT")),), (), rel)
         parts = []
-        for version, w in (("plus", 1), ("minus", -1)):
+        versions = (("plus", 1), ("minus", -1)) if self.last is not None else ()
+        for version, w in versions:
             name = table_name(rel, version)
             if name not in self.updater.empty:
                 parts.append(select_all(name).select(
                     exp.alias_(exp.Literal.number(w), weight, quoted=True)))
-        with self.runner.running():
+        if self.last is None:
+            parts.append(select_all(full.name).select(
+                exp.alias_(exp.Literal.number(1), weight, quoted=True)))
+        with self.runner.running(), engine_errors():
             if parts:
                 query = parts[0] if len(parts) == 1 else exp.union(*parts, distinct=False)
                 self.runner.materialize(table, query, True)
             else:
                 self.runner.load(table, [])
         self.updater.rows[table.name] = 0  # dropped with the transaction's tables
-        return engine_of(self.runner).frame(self.runner, table)
+        return table
 
     def contents(self, rel: str):
         """Every row of relation ``rel`` now (short or qualified name)."""
@@ -168,6 +186,17 @@ class Maintained:
         if rel not in self.updater.plan.relations:
             raise InputError(f"unknown relation `{rel}`")
         return rel
+
+    def save(self, directory: str) -> None:
+        """Save every relation to ``directory`` (Parquet files, see
+        :mod:`dl2sql.api.state`), atomically: a later process opens it with
+        ``Program.maintain(state=directory)``."""
+        with self.runner.running(), engine_errors():
+            try:
+                state.save(self, directory)
+            except OSError as e:
+                raise InputError(f"cannot save the state to `{directory}`: "
+                                 f"{e.strerror or e}") from e
 
     def close(self) -> None:
         """Free the stored relations."""

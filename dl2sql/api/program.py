@@ -24,6 +24,7 @@ from sqlglot import exp
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.maintained import Maintained
+from dl2sql.api.state import current, loaders, read_manifest
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
 from dl2sql.compiler.emit import create_view
 from dl2sql.diagnostics import InputError, suggest
@@ -137,15 +138,27 @@ class Program:
         return frames
 
     def maintain(self, inputs: Optional[dict] = None, engine: str = "spark", spark=None,
-                 master: Optional[str] = None, con=None, progress=None):
+                 master: Optional[str] = None, con=None, progress=None,
+                 state: Optional[str] = None):
         """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
-        and deleted rows and returns the changes of the outputs)."""
+        and deleted rows and returns the changes of the outputs). With ``state``, a
+        directory where an earlier process saved this program's relations
+        (``Maintained.save``), they are opened from there instead (``inputs`` must
+        then be None); a directory without a saved state is evaluated as usual."""
         runner = get_engine(engine).runner(Settings(spark, master, con, None, None))
         self._runners.add(runner)
-        return Maintained(self.compiled, runner, self.bind_inputs(inputs or {}, engine),
-                          self.extern, progress, program=self)
+        folder = current(state) if state is not None else None
+        if folder is None:
+            return Maintained(self.compiled, runner, self.bind_inputs(inputs or {}, engine),
+                              self.extern, progress, program=self)
+        if inputs:
+            raise InputError(f"state directory `{state}` holds a saved state: its inputs "
+                             f"are there already (apply changes to them instead)")
+        manifest = read_manifest(folder, self.compiled, state)
+        return Maintained(self.compiled, runner, {}, self.extern, progress, program=self,
+                          saved=loaders(folder, manifest, self.compiled, engine))
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.

@@ -97,6 +97,12 @@ def _parser() -> argparse.ArgumentParser:
                         "once all are written)")
     u.add_argument("--format", choices=("csv", "json", "parquet"), default="parquet",
                    help="file format of the outputs")
+    u.add_argument("--state", default=None, metavar="DIR",
+                   help="keep the program's relations in DIR between runs: the input "
+                        "directory holds changes (RELATION.insert.csv, RELATION.delete.csv, "
+                        "RELATION.insert_or_update.csv; any format), the outputs are the "
+                        "changes of the output relations (with a weight column), and DIR "
+                        "is updated atomically (created by the first run)")
     u.add_argument("--quiet", action="store_true", help="no progress display")
     u.add_argument("--explain", action="store_true",
                    help="after the run, print the strata, the plan and the row counts "

@@ -7,10 +7,11 @@ import warnings
 from typing import TextIO
 
 from dl2sql.api.program import Program
-from dl2sql.compiler.emit import emit
-from dl2sql.diagnostics import Dl2sqlWarning
-from dl2sql.io.files import (check_output_format, file_stem, input_files, unnamed_inputs,
-                             write_outputs)
+from dl2sql.api.state import current
+from dl2sql.compiler.emit import emit, is_helper
+from dl2sql.diagnostics import Dl2sqlWarning, InputError
+from dl2sql.io.files import (CHANGE_KINDS, change_files, check_output_format, file_stem,
+                             input_files, unnamed_inputs, write_outputs)
 from dl2sql.runner.progress import RecordingProgress, RichProgress
 
 
@@ -32,6 +33,8 @@ class _Both:
 def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     """Run ``compiled`` as the CLI arguments say; returns the exit code."""
     program = Program(compiled, externs)
+    if getattr(args, "state", None):
+        return run_with_state(program, args, out, err)
     files = input_files(program, args.input)
     check_output_format(program, args.output, args.format)  # before the engine starts
     empty = unnamed_inputs(program, files)
@@ -77,3 +80,48 @@ def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
         out.write(f"{stratum}: iteration {i}: {sizes} ({secs:.3f} s)\n")
     for stratum, n, secs in recorder.loops:
         out.write(f"{stratum}: converged after {n} iteration(s) in {secs:.2f} s\n")
+
+
+def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
+    """``dl2sql run --state DIR``: apply the changes in the input directory to the
+    state saved in DIR (or create it from them), write each output's changes (its
+    columns and ``weight``: 1 added, -1 removed) and save the state. Outputs are
+    written before the state is saved: a run that fails leaves the state as it was,
+    and running it again applies the same changes."""
+    check_output_format(program, args.output, args.format)
+    changes = change_files(program, args.input)
+    recorder = RecordingProgress()
+    started = time.perf_counter()
+    with program:
+        if current(args.state) is None:
+            refused = sorted(f"{file_stem(r)}.{k}" for r, kinds in changes.items()
+                             for k in kinds if k != "insert")
+            if refused:
+                raise InputError(f"state directory `{args.state}` holds no state yet, so "
+                                 f"there is nothing to delete or update: "
+                                 f"{', '.join(refused)} (the first run of a state takes "
+                                 f"insertions only)")
+            inputs = {rel: kinds["insert"] for rel, kinds in changes.items()}
+            live = program.maintain(inputs=inputs, engine=args.engine, master=args.master,
+                                    progress=recorder)
+            what = "created"
+        else:
+            live = program.maintain(state=args.state, engine=args.engine, master=args.master,
+                                    progress=recorder)
+            by_kind = {k: {rel: kinds[k] for rel, kinds in changes.items() if k in kinds}
+                       for k in CHANGE_KINDS}
+            live.apply(by_kind["insert"], by_kind["delete"],
+                       insert_or_update=by_kind["insert_or_update"])
+            what = "updated"
+        tables = {rel: live.change_table(rel) for rel in program.outputs}
+        written = write_outputs(program, live.runner, args.output, args.format, tables)
+        live.save(args.state)
+        if args.explain:
+            out.write("== strata maintained\n")
+            hidden = {r for r in program.compiled.relations if is_helper(program.compiled, r)}
+            out.write((recorder.methods_summary(hidden) or "  none (a new state)") + "\n")
+    if not args.quiet:
+        err.write(f"{what} the state in {args.state}; wrote the changes of "
+                  f"{len(written)} output relation(s) to {args.output} in "
+                  f"{time.perf_counter() - started:.2f} s\n")
+    return 0

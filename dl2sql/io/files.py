@@ -30,11 +30,38 @@ def file_stem(relation: str) -> str:
 def input_files(program, directory: str) -> dict[str, str]:
     """Input relation -> file in ``directory``; a file that names no input relation,
     or two files for one relation, is an InputError. Missing files: empty inputs."""
+    return {rel: kinds[""] for rel, kinds in _files(program, directory, ("",)).items()}
+
+
+# the kinds of change a file of a state update holds (``RELATION.KIND.ext``)
+CHANGE_KINDS = ("insert", "delete", "insert_or_update")
+
+
+def change_files(program, directory: str) -> dict[str, dict[str, str]]:
+    """Input relation -> kind of change -> file in ``directory``, for ``dl2sql run
+    --state``: ``R.insert.csv``, ``R.delete.csv``, ``R.insert_or_update.csv`` (any
+    format); a plain ``R.csv`` holds insertions too."""
+    found = _files(program, directory, ("",) + CHANGE_KINDS)
+    for rel, kinds in found.items():
+        if "" in kinds:
+            if "insert" in kinds:
+                raise InputError(f"{kinds['']}: relation `{rel}` has two files of "
+                                 f"insertions ({Path(kinds['']).name} and "
+                                 f"{Path(kinds['insert']).name})")
+            kinds["insert"] = kinds.pop("")
+        if "insert_or_update" in kinds and program.compiled.relations[rel].key is None:
+            raise InputError(f"{kinds['insert_or_update']}: relation `{rel}` has no primary "
+                             f"key, so no insert_or_update")
+    return found
+
+
+def _files(program, directory: str, kinds: tuple[str, ...]) -> dict[str, dict[str, str]]:
     root = Path(directory)
     if not root.is_dir():
         raise InputError(f"input directory `{directory}` does not exist")
-    by_stem = {file_stem(r): r for r in program.compiled.relations}
-    found: dict[str, str] = {}
+    by_stem = {file_stem(r) + (f".{k}" if k else ""): (r, k) for r in program.compiled.relations
+               for k in kinds}
+    found: dict[str, dict[str, str]] = {}
     for entry in sorted(root.iterdir()):
         if entry.name.startswith((".", "_")):
             continue
@@ -42,17 +69,20 @@ def input_files(program, directory: str) -> dict[str, str]:
         if ext not in _EXTENSIONS:
             raise InputError(f"{entry}: unknown input format `{ext or entry.name}` "
                              f"(use .csv, .json or .parquet)")
-        rel = by_stem.get(entry.name[: -len(entry.suffix)])
+        rel, kind = by_stem.get(entry.name[: -len(entry.suffix)], (None, None))
         if rel is None or program.compiled.relations[rel].role != "input":
             inputs = ", ".join(file_stem(r) for r in program.inputs) or "none"
+            kinds_text = "" if kinds == ("",) else (
+                f"; files of changes are named RELATION.{{{','.join(k for k in kinds if k)}}}"
+                f".ext")
             raise InputError(f"{entry}: names no input relation of the program "
-                             f"(input relations: {inputs})")
-        if rel in found:
+                             f"(input relations: {inputs}){kinds_text}")
+        if kind in found.get(rel, {}):
             raise InputError(f"{entry}: relation `{rel}` has two input files "
-                             f"({Path(found[rel]).name} and {entry.name})")
+                             f"({Path(found[rel][kind]).name} and {entry.name})")
         if _EXTENSIONS[ext] == "csv":
             require_scalar(program, rel, str(entry))
-        found[rel] = str(entry)
+        found.setdefault(rel, {})[kind] = str(entry)
     return found
 
 
@@ -82,8 +112,10 @@ def unnamed_inputs(program, files: dict) -> list[str]:
     return [r for r in program.inputs if r not in files and not rels[r].source]
 
 
-def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
-    """Write every output relation into ``directory`` as ``fmt``; returns the files.
+def write_outputs(program, runner, directory: str, fmt: str,
+                  tables: dict | None = None) -> list[str]:
+    """Write every output relation (or each relation's table of ``tables``) into
+    ``directory`` as ``fmt``; returns the files.
     Nothing in ``directory`` changes unless every file was written; then the files of
     the same relations in the other formats, left by earlier runs, are removed, so
     that the directory holds exactly this run's outputs."""
@@ -91,17 +123,19 @@ def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
     target = Path(directory).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
-    try:
+    if tables is None:
         plan = program.compiled.plan_for(runner.engine)
+        tables = {rel: plan.relations[rel] for rel in program.outputs}
+    try:
         names = []
-        for rel in program.outputs:
+        for rel, table in tables.items():
             name = f"{file_stem(rel)}.{fmt}"
-            engine_of(runner).writer(runner, plan.relations[rel], str(staging / name), fmt)
+            engine_of(runner).writer(runner, table, str(staging / name), fmt)
             names.append(name)
         target.mkdir(parents=True, exist_ok=True)
         for name in names:
             os.replace(staging / name, target / name)
-        for rel in program.outputs:
+        for rel in tables:
             for other in FORMATS:
                 stale = target / f"{file_stem(rel)}.{other}"
                 if other != fmt and stale.is_file():
@@ -109,5 +143,3 @@ def write_outputs(program, runner, directory: str, fmt: str) -> list[str]:
         return [str(target / n) for n in names]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-
-

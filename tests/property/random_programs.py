@@ -36,11 +36,13 @@ class Rel:
 
 @dataclass
 class Generated:
-    """A generated program: its text and the arities of its input relations."""
+    """A generated program: its text, the arities of its input relations, its derived
+    relations and the kinds of its strata ("plain", "linear", ...), in order."""
 
     text: str
     inputs: dict[str, int]
     derived: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
 
 
 class _Rule:
@@ -142,10 +144,10 @@ class _Generator:
         if not rule.bound:  # only constants and wildcards: bind one more variable
             self.atom(rule, self.pick(), join=False)
             if not rule.bound:
-                rule.items.append(f"{self.rng.choice(INPUTS[:1])}({rule.fresh()}, _)")
+                rule.items.append(f"E({rule.fresh()}, _)")  # E is always an input
         return rule
 
-    def head_args(self, rule: _Rule, arity: int, arithmetic: bool = True) -> list[str]:
+    def head_args(self, rule: _Rule, arity: int) -> list[str]:
         """Head arguments: bound variables mostly, sometimes a constant or (values kept
         in the domain) a little arithmetic."""
         out = []
@@ -154,7 +156,7 @@ class _Generator:
             var = self.rng.choice(rule.bound)
             if r < 0.08:
                 out.append(self.const())
-            elif arithmetic and r < 0.14:
+            elif r < 0.14:  # modulo: recursion through it still ends
                 out.append(f"({var} + 1) % {DOMAIN}")
             else:
                 out.append(var)
@@ -165,7 +167,8 @@ class _Generator:
             atoms = self.rng.choice((1, 1, 2, 2, 3)) - (1 if first else 0)
         rule = self.body(list(first), atoms)
         head_args = self.head_args(rule, head.arity)
-        self.lines.append(f"{head.name}({', '.join(head_args)}) :- {', '.join(rule.items)}.")
+        self.lines.append(f"{head.name}({', '.join(head_args)}) :- "
+                          f"{', '.join(rule.items)}.")
 
     # -- strata --------------------------------------------------------------------------
     def plain(self) -> list[Rel]:
@@ -184,7 +187,7 @@ class _Generator:
         self.rule(rel)
         if rel.arity == 2 and self.chance(0.5):
             # the classic closure shape, so that the closure plans are exercised too
-            step = self.rng.choice([r for r in self.lower if r.arity == 2] or [Rel("E", 2)])
+            step = self.rng.choice([r for r in self.lower if r.arity == 2])  # E at least
             self.lines.append(f"{rel.name}(x, z) :- {rel.name}(x, y), {step.name}(y, z).")
         else:
             self.rule(rel, [rel], self.rng.choice((1, 1, 2)))
@@ -216,19 +219,18 @@ class _Generator:
         key = self.rng.choice(rule.bound) if keyed else "()"
         # a value other than the key when there is one: a key's own count is always 1
         value = self.rng.choice([v for v in rule.bound if v != key] or rule.bound)
-        if self.chance(0.15) and len(rule.bound) > 1:
+        if self.chance(0.15) and len(rule.bound) > 1:  # a tuple: count distinct pairs
             value, agg = f"({value}, {self.rng.choice(rule.bound)})", AGGREGATES[0]
         else:
             agg = self.rng.choice(AGGREGATES)
-        group = f"{value}.group_by({key}).{agg}"
         if self.chance(0.2):  # the aggregate in a filter, not in the head
             rel = self.new_rel(1)
             head = key if keyed else self.const()
-            group = f"{value}.group_by({key}).count_distinct() > {self.rng.randrange(1, 3)}"
-            rule.items.append(group)
+            rule.items.append(f"{value}.group_by({key}).count_distinct() > "
+                              f"{self.rng.randrange(1, 3)}")
         else:
             rel = self.new_rel(2 if keyed else 1)
-            rule.items.append(f"var n = {group}")
+            rule.items.append(f"var n = {value}.group_by({key}).{agg}")
             head = f"{key}, n" if keyed else "n"
         self.lines.append(f"{rel.name}({head}) :- {', '.join(rule.items)}.")
         return [rel]
@@ -241,12 +243,14 @@ class _Generator:
             self.lower.append(Rel(name, arity))
         kinds = [self.plain, self.linear, self.nonlinear, self.mutual, self.aggregate]
         weights = [3, 3, 2, 2, 3]
+        made_kinds = []
         for _ in range(self.rng.randint(min(3, self.strata), self.strata)):
             self.lines.append("")
-            made = self.rng.choices(kinds, weights)[0]()
-            self.lower.extend(made)  # visible (and negatable) from the next stratum on
+            kind = self.rng.choices(kinds, weights)[0]
+            made_kinds.append(kind.__name__)
+            self.lower.extend(kind())  # visible (and negatable) from the next stratum on
         derived = [r.name for r in self.lower if r.name not in inputs]
-        return Generated("\n".join(self.lines) + "\n", inputs, derived)
+        return Generated("\n".join(self.lines) + "\n", inputs, derived, made_kinds)
 
 
 def generate(seed: int, strata: int = 6) -> Generated:
@@ -255,7 +259,7 @@ def generate(seed: int, strata: int = 6) -> Generated:
     return _Generator(seed, strata).program()
 
 
-def self_test(seeds: int = 200) -> list[tuple[int, str]]:
+def self_test(seeds: int = 200, strata: int = 6) -> list[tuple[int, str]]:
     """Compile the programs of seeds ``0..seeds-1``; the (seed, error) of those that do
     not compile (none is expected)."""
     import dl2sql
@@ -263,17 +267,18 @@ def self_test(seeds: int = 200) -> list[tuple[int, str]]:
     failures = []
     for seed in range(seeds):
         try:
-            dl2sql.compile(generate(seed).text)
+            dl2sql.compile(generate(seed, strata).text)
         except Exception as e:  # noqa: BLE001 - any failure is a generator bug to report
             failures.append((seed, f"{type(e).__name__}: {e}"))
     return failures
 
 
 if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    if len(sys.argv) > 2 and sys.argv[2] == "--show":
-        print(generate(n).text)
+    # `random_programs.py [N]`: compile seeds 0..N-1; `random_programs.py --show SEED`
+    if sys.argv[1:2] == ["--show"]:
+        print(generate(int(sys.argv[2])).text, end="")
         sys.exit(0)
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     bad = self_test(n)
     for seed, error in bad:
         print(f"seed {seed}: {error}\n{generate(seed).text}")

@@ -1,0 +1,112 @@
+"""A maintained program's state saved to a directory and opened by a later process
+(``Maintained.save``, ``Program.maintain(state=...)``, ``dl2sql run --state``)."""
+from __future__ import annotations
+
+import pytest
+
+import dl2sql
+from dl2sql.api import state as state_module
+from dl2sql.cli.main import main
+from dl2sql.diagnostics import InputError
+from engines import maintain_on, sorted_rows
+
+TC = """
+input relation Edge(s: u32, d: u32)
+output relation Reach(s: u32, d: u32)
+Reach(s, d) :- Edge(s, d).
+Reach(s, d) :- Reach(s, m), Edge(m, d).
+output relation Count(n: u64)
+Count(n) :- Reach(s, d), var n = (s, d).group_by(()).count_distinct().
+"""
+
+
+def test_saved_state_is_opened_by_a_later_process(engine, tmp_path):
+    program = dl2sql.compile(TC)
+    live = maintain_on(program, engine, {"Edge": [(1, 2), (2, 3)]})
+    live.save(str(tmp_path / "state"))
+    live.close()
+    if engine.dialect == "spark":
+        again = program.maintain(spark=engine.spark, state=str(tmp_path / "state"))
+    else:
+        again = program.maintain(engine="duckdb", state=str(tmp_path / "state"))
+    assert sorted_rows(again.contents("Reach")) == [(1, 2), (1, 3), (2, 3)]
+    changes = again.apply(insert={"Edge": [(3, 4)]}, delete={"Edge": [(1, 2)]})
+    assert sorted_rows(changes["Reach"]) == [(1, 2, -1), (1, 3, -1), (2, 4, 1), (3, 4, 1)]
+    assert sorted_rows(changes["Count"]) == [(3, -1), (3, 1)] or \
+        sorted_rows(changes["Count"]) == []  # three paths before and after
+    again.save(str(tmp_path / "state"))
+    assert sorted(p.name for p in (tmp_path / "state").iterdir()) == ["CURRENT", "v2"]
+
+
+def test_a_different_program_is_refused(tmp_path):
+    live = dl2sql.compile(TC).maintain(engine="duckdb", inputs={"Edge": [(1, 2)]})
+    live.save(str(tmp_path))
+    other = dl2sql.compile(TC.replace("Reach(s, m), Edge(m, d)", "Edge(s, m), Reach(m, d)"))
+    with pytest.raises(InputError, match="saved by a different program.*the rules differ"):
+        other.maintain(engine="duckdb", state=str(tmp_path))
+    wider = dl2sql.compile("""
+input relation Edge(s: u32, d: u32)
+output relation Reach(s: u32, d: u64)
+Reach(s, d as u64) :- Edge(s, d).
+output relation Count(n: u64)
+Count(n) :- Reach(s, d), var n = (s, d).group_by(()).count_distinct().
+""")
+    with pytest.raises(InputError, match="relation `Reach` has columns"):
+        wider.maintain(engine="duckdb", state=str(tmp_path))
+    with pytest.raises(InputError, match="holds a saved state"):
+        dl2sql.compile(TC).maintain(engine="duckdb", state=str(tmp_path),
+                                    inputs={"Edge": [(5, 6)]})
+
+
+def test_a_failed_save_leaves_the_state_as_it_was(tmp_path, monkeypatch):
+    program = dl2sql.compile(TC)
+    live = program.maintain(engine="duckdb", inputs={"Edge": [(1, 2)]})
+    live.save(str(tmp_path))
+    live.apply(insert={"Edge": [(2, 3)]})
+    written = []
+
+    def failing(runner, table, path, fmt):
+        if written:
+            raise OSError("disk full")
+        written.append(path)
+        open(path, "w").close()
+    monkeypatch.setattr(type(state_module.engine_of(live.runner)), "writer",
+                        property(lambda self: failing))
+    with pytest.raises(InputError, match="cannot save the state to .*disk full"):
+        live.save(str(tmp_path))
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["CURRENT", "v1"]
+    again = program.maintain(engine="duckdb", state=str(tmp_path))
+    assert sorted_rows(again.contents("Reach")) == [(1, 2)]
+
+
+def test_not_a_state_directory_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="holds files but no CURRENT marker"):
+        dl2sql.compile(TC).maintain(engine="duckdb", state=str(tmp_path))
+
+
+def test_cli_run_with_state_applies_files_of_changes(tmp_path, capsys):
+    program = tmp_path / "tc.dl"
+    program.write_text(TC)
+    day0, day1, out, state = (tmp_path / n for n in ("day0", "day1", "out", "state"))
+    day0.mkdir()
+    day1.mkdir()
+    (day0 / "Edge.csv").write_text("s,d\n1,2\n2,3\n")
+    (day1 / "Edge.insert.csv").write_text("s,d\n3,1\n")
+    (day1 / "Edge.delete.json").write_text('{"s": 1, "d": 2}\n')
+    args = ["run", str(program), "--engine", "duckdb", "--state", str(state),
+            "--output", str(out), "--format", "csv", "--quiet"]
+    assert main(args + ["--input", str(day1)]) == 1
+    assert "holds no state yet" in capsys.readouterr().err
+    assert not state.exists() or not any(state.iterdir())
+    assert main(args + ["--input", str(day0)]) == 0
+    assert sorted((out / "Reach.csv").read_text().splitlines()[1:]) == [
+        "1,2,1", "1,3,1", "2,3,1"]
+    assert main(args + ["--input", str(day1), "--explain"]) == 0
+    assert "Reach:" in capsys.readouterr().out
+    assert sorted((out / "Reach.csv").read_text().splitlines()[1:]) == [
+        "1,2,-1", "1,3,-1", "2,1,1", "3,1,1"]
+    (day1 / "Edgy.insert.csv").write_text("s,d\n")
+    assert main(args + ["--input", str(day1)]) == 1
+    assert "RELATION.{insert,delete,insert_or_update}.ext" in capsys.readouterr().err
