@@ -25,8 +25,13 @@ import dl2sql
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.incremental.execute import Choice
 from dl2sql.runner.duckdb_runner import DuckDBRunner
+from dl2sql.runtime.udf import raise_recursion_limit
 from dl2sql.runtime.values import Record
 from random_programs import DOMAIN, generate, self_test
+
+# registering a UDF raises the recursion limit; raised now, before any example, so that
+# hypothesis does not warn that a test changed it
+raise_recursion_limit()
 
 INF = float("inf")
 POLICIES = {

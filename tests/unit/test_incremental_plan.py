@@ -1,0 +1,59 @@
+"""The update plan's rule variants and methods, without running them."""
+from __future__ import annotations
+
+from dl2sql.compiler import compile_source
+from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
+                                         insertion_steps, key_of)
+from dl2sql.types import typed as T
+
+SOURCE = """
+input relation E(a: u32, b: u32)
+input relation F(a: u32)
+output relation P(a: u32, b: u32)
+P(a, b) :- E(a, b).
+P(a, c) :- P(a, b), E(b, c), not F(c).
+output relation N(n: u64)
+N(n) :- P(a, b), var n = a.group_by(()).count_distinct().
+input relation U(id: u32, name: string) primary key (u) u.id
+"""
+
+
+def _program():
+    return compile_source(SOURCE, "<test>")
+
+
+def test_methods_follow_the_kind_of_stratum():
+    plan = _program().update_for("duckdb")
+    methods = {s.name: s.method for s in plan.strata}
+    assert methods["E"] == methods["F"] == methods["U"] == "input"
+    assert methods["P"] == "dred"
+    assert methods["N"] == "rules"
+    assert "group" in methods.values()
+    reads = {s.name: s.reads for s in plan.strata}
+    assert reads["P"] == ("E", "F")
+    assert set(plan.changes["U"]) == {"insert", "delete", "insert_or_update", "delete_key"}
+    assert set(plan.changes["E"]) == {"insert", "delete"}
+
+
+def test_variants_read_one_change_each():
+    p = _program()
+    recursive = [b for b in p.blocks["P"] if any(s.relation == "P" for s in b.sources)][0]
+    members = frozenset({"P"})
+    seeds = deletion_seeds(recursive, members)
+    # E's removed rows, and F's added rows turning the negation into a join
+    assert [part.needs for part in seeds] == [("E__minus",), ("F__plus",)]
+    assert all(not part.query.block.antijoins for part in seeds)
+    assert [s.version for s in seeds[1].query.block.sources] == ["full", "wide", "plus"]
+    assert [part.needs for part in deletion_steps(recursive, members)] == [("P__ddelta",)]
+    inserted = insertion_seeds(recursive, members)
+    assert [part.needs for part in inserted] == [("E__plus",), ("F__minus",)]
+    # a row removed from F makes derivations that F's new state must still allow
+    assert len(inserted[1].query.block.antijoins) == 1
+    assert [part.needs for part in insertion_steps(recursive, members)] == [("P__idelta",)]
+
+
+def test_a_primary_key_over_a_flat_record_is_its_column():
+    p = _program()
+    info = p.relations["U"]
+    key = key_of(info.key, p.layouts["U"], "s")
+    assert key == T.TCol(info.key_type, "s", "id")
