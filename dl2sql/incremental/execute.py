@@ -68,7 +68,7 @@ class Updater:
         """Prepare the freshly evaluated relations for transactions."""
         run_statements(self.plan.init, self.runner, self.progress)
         for rel, t in self.plan.relations.items():
-            self.sizes[rel] = self.runner.count(t)
+            self.sizes[rel] = self.runner.size(t)
 
     # -- a transaction -----------------------------------------------------------------
     def apply(self, changes: dict[str, dict]) -> Outcome:
@@ -87,7 +87,7 @@ class Updater:
                     continue
                 if hasattr(data, "load_into"):
                     data.load_into(self.runner, table)
-                    self.rows[table.name] = self.runner.count(table)
+                    self.rows[table.name] = self.runner.size(table)
                 else:
                     rows = list(data)  # distinct rows (a count only estimates the cost)
                     self.runner.load(table, rows)

@@ -36,6 +36,16 @@ class Runner(Protocol):
     def rename(self, target: Table, source: Table) -> None:
         """Make ``target`` refer to the contents of ``source``."""
 
+    def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
+        """``target := (target − minus) ∪ plus``, where ``target`` holds no row of
+        ``plus`` and every row of ``minus`` (incremental maintenance)."""
+
+    def transaction(self) -> ContextManager:
+        """A context whose failure leaves every table as it was before it."""
+
+    def size(self, table: Table) -> int:
+        """Number of rows of ``table`` (known sizes are not counted again)."""
+
     def compute(self, tables: list[Table]) -> None:
         """Make sure ``tables`` are computed (an engine may store results lazily, to be
         computed by the first query that reads them)."""

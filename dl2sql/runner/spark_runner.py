@@ -421,6 +421,12 @@ class SparkRunner:
         if any(p.files for p in replaced):
             self._collect()
 
+    def size(self, table: Table) -> int:
+        """Number of rows of ``table``: known where it was counted when stored, else
+        counted now (one action)."""
+        known = self.sizes.get(table.name)
+        return known if known is not None else self.count(table)
+
     def count(self, table: Table) -> int:
         """Number of rows of ``table`` (one action; for checks, not used by loops)."""
         self.actions += 1
