@@ -25,6 +25,7 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.maintained import Maintained
 from dl2sql.api.state import current, loaders, read_manifest
+from dl2sql.incremental.execute import Choice
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
 from dl2sql.compiler.emit import create_view
 from dl2sql.diagnostics import InputError, suggest
@@ -139,26 +140,29 @@ class Program:
 
     def maintain(self, inputs: Optional[dict] = None, engine: str = "spark", spark=None,
                  master: Optional[str] = None, con=None, progress=None,
-                 state: Optional[str] = None):
+                 state: Optional[str] = None, choice: Optional[Choice] = None):
         """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
         and deleted rows and returns the changes of the outputs). With ``state``, a
         directory where an earlier process saved this program's relations
         (``Maintained.save``), they are opened from there instead (``inputs`` must
-        then be None); a directory without a saved state is evaluated as usual."""
+        then be None); a directory without a saved state is evaluated as usual.
+        ``choice`` says when a stratum is recomputed rather than maintained
+        (:class:`~dl2sql.incremental.execute.Choice`; the default was measured)."""
+        choice = choice or Choice()
         runner = get_engine(engine).runner(Settings(spark, master, con, None, None))
         self._runners.add(runner)
         folder = current(state) if state is not None else None
         if folder is None:
             return Maintained(self.compiled, runner, self.bind_inputs(inputs or {}, engine),
-                              self.extern, progress, program=self)
+                              self.extern, progress, choice, program=self)
         if inputs:
             raise InputError(f"state directory `{state}` holds a saved state: its inputs "
                              f"are there already (apply changes to them instead)")
         manifest = read_manifest(folder, self.compiled, state)
-        return Maintained(self.compiled, runner, {}, self.extern, progress, program=self,
-                          saved=loaders(folder, manifest, self.compiled, engine))
+        return Maintained(self.compiled, runner, {}, self.extern, progress, choice,
+                          program=self, saved=loaders(folder, manifest, self.compiled, engine))
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.
