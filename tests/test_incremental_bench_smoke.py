@@ -7,7 +7,7 @@ from benchmarks import incremental
 
 def test_incremental_benchmark_correct_duckdb(capsys):
     code = incremental.main(["--engine", "duckdb", "--nodes", "60", "--transactions", "2",
-                             "--sizes", "1,1+1,10"])
+                             "--sizes", "1,1+1,10,100"])
     out = capsys.readouterr().out
     assert "all correctness checks passed" in out and "WRONG" not in out, out
     assert code == 0
