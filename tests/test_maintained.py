@@ -176,3 +176,15 @@ def test_key_operations_need_a_primary_key(program, engine):
     live = maintain_on(program, engine, {"Edge": [(1, 2)]})
     with pytest.raises(InputError, match="`delete_key` needs a primary key"):
         live.apply(delete_key={"Edge": [1]})
+
+
+def test_a_run_beside_a_maintained_program_on_one_session(program, spark):
+    # both runners name their temp views after the relations (Edge, Reach, ...)
+    live = program.maintain(spark=spark, inputs={"Edge": [(1, 2)]})
+    other = dl2sql.compile(PROGRAM)
+    out = other.run(spark=spark, inputs={"Edge": [(7, 8)]})
+    assert sorted_rows(out["Reach"]) == [(7, 8)]
+    live.apply(insert={"Edge": [(2, 3)]})
+    other.close()  # drops its views, not the maintained program's
+    live.apply(insert={"Edge": [(3, 4)]})
+    assert _contents(live) == _expected({(1, 2), (2, 3), (3, 4)})

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import weakref
 from typing import Any, NamedTuple, Optional
 
 from sqlglot import exp
@@ -50,6 +51,13 @@ class Piece(NamedTuple):
     df: Any
     size: Optional[int]
     files: frozenset
+
+
+# Temp views are the session's, runners are many (a run beside a maintained program, two
+# programs in one notebook): per session, the runner whose table each view shows now.
+# A runner registers its view again when another replaced it, and drops only its own.
+# (weakly: a runner nobody holds any more goes with its tables)
+_VIEW_OWNERS: dict[int, weakref.WeakValueDictionary] = {}
 
 
 class SparkRunner:
@@ -157,10 +165,13 @@ class SparkRunner:
         Views are registered when a query needs them, not whenever a table changes:
         in a loop the new rows are appended and renamed without being read by SQL,
         and every registration is a round trip to the JVM (and an analysis)."""
+        owners = _VIEW_OWNERS.setdefault(id(self.spark), weakref.WeakValueDictionary())
         for name in names:
             df = self.tables.get(name)
-            if df is None or self._views.get(name) is df:
+            if df is None:
                 continue  # a CTE or a table not held by this runner
+            if self._views.get(name) is df and owners.get(name) is self:
+                continue  # the view shows this table still (no other runner replaced it)
             size = self.sizes.get(name)
             nbytes = None if size is None else size * self._widths[name]
             view = df
@@ -170,6 +181,7 @@ class SparkRunner:
                 view = df.hint("shuffle_hash")
             view.createOrReplaceTempView(ident(name))
             self._views[name] = df
+            owners[name] = self
 
     def dataframe(self, table: Table):
         """The DataFrame currently holding ``table``."""
@@ -413,8 +425,11 @@ class SparkRunner:
         df = self.tables.pop(table.name, None)
         self.sizes.pop(table.name, None)
         replaced = self._pieces.pop(table.name, ())
-        if self._views.pop(table.name, None) is not None:
+        owners = _VIEW_OWNERS.get(id(self.spark), {})
+        if self._views.pop(table.name, None) is not None and owners.get(table.name) is self:
+            # not another runner's view of the same name (a run beside a maintained program)
             self.spark.catalog.dropTempView(table.name)  # a name, not an SQL identifier
+            del owners[table.name]
         if df is not None:
             if not any(d is df for d in self.tables.values()):
                 self._release(df)
