@@ -57,7 +57,7 @@ class Evaluator:
         contents of the input relations."""
         p, env = self.program, self.type_env
         with self.runner.running(), engine_errors():
-            self.run({rel: self.rows(rel, inputs.get(rel, ())) for rel in p.input_relations()})
+            self.run({rel: rows_of(p, rel, inputs.get(rel, ())) for rel in p.input_relations()})
             plan = p.plan_for(self.runner.engine, self.loops)
             wanted = relations if relations is not None else [
                 r for r, i in p.relations.items() if i.role != "input"]
@@ -67,11 +67,6 @@ class Evaluator:
                 fetched = self.runner.fetch(plan.relations[rel])
                 out[rel] = {row_to_record(p.layouts[rel], row, env) for row in fetched}
         return out
-
-    def rows(self, rel: str, values) -> list[tuple]:
-        """DDlog values of relation ``rel`` as normalised rows of its table."""
-        layout = self.program.layouts[rel]
-        return [record_to_row(layout, v, self.type_env) for v in values]
 
     def run(self, inputs: dict, computed: tuple[str, ...] = ()) -> None:
         """Run the plan; ``inputs`` maps input relations to normalised rows or to
@@ -84,6 +79,12 @@ class Evaluator:
             tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
             execute(plan, self.runner, tables, self.progress)
             self.runner.compute([plan.relations[rel] for rel in computed])
+
+
+def rows_of(program: CompiledProgram, rel: str, values) -> list[tuple]:
+    """DDlog values of relation ``rel`` as normalised rows of its table."""
+    layout = program.layouts[rel]
+    return [record_to_row(layout, v, program.type_env) for v in values]
 
 
 def udf_origin(spec) -> str:

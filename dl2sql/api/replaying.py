@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from dl2sql.api.evaluate import Evaluator, bind_externs
+from dl2sql.api.evaluate import Evaluator, bind_externs, rows_of
 from dl2sql.api.maintained import Maintained
 from dl2sql.compiler import CompiledProgram
 from dl2sql.replay.session import replay
@@ -30,9 +30,8 @@ class MaintainedEvaluation:
     def start(self, inputs: dict[str, set]) -> dict[str, list]:
         """Evaluate on ``inputs`` (DDlog values per input relation); the contents of
         every output relation."""
-        evaluator = Evaluator(self.program, self.runner, externs=self.externs)
-        rows = {rel: evaluator.rows(rel, inputs.get(rel, ())) for rel in
-                self.program.input_relations()}
+        rows = {rel: rows_of(self.program, rel, inputs.get(rel, ()))
+                for rel in self.program.input_relations()}
         self.live = Maintained(self.program, self.runner, rows, self.externs, self.progress)
         return {rel: self.live.records(rel) for rel in self.program.output_relations()}
 

@@ -29,6 +29,7 @@ from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
+from dl2sql.plan.walk import walk
 from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Loop, Materialize, Part,
                                Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table, Union)
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
@@ -165,9 +166,8 @@ class _Builder:
             rel = s.relations[0]
             query = Union(rel, tuple(Rows(b) for b in self.p.blocks.get(rel, [])))
             planned = (Materialize(self.table(rel), query, comment=rel),)
-        for stmt in planned:  # the loop's own tables may be made empty too
-            for t in written(stmt):
-                self.tables[t.name] = dataclasses.replace(t, partition_by=())
+        for t in written(planned):  # the loop's own tables may be made empty too
+            self.tables[t.name] = dataclasses.replace(t, partition_by=())
         diff = []
         for rel in s.relations:
             full = table_name(rel)
@@ -302,17 +302,13 @@ class _Builder:
         return stmts
 
 
-def written(stmt):
-    """Every table a plan statement writes (both tables of an append or a rename)."""
-    if isinstance(stmt, Materialize):
-        yield stmt.target
-    elif isinstance(stmt, (Append, Rename)):
-        yield stmt.target
-        yield stmt.source
-    elif isinstance(stmt, Loop):
-        for s in stmt.body:
-            yield from written(s)
-    elif hasattr(stmt, "doubling"):  # Choose
-        yield stmt.probe
-        for s in stmt.doubling + stmt.linear:
-            yield from written(s)
+
+def written(stmts):
+    """Every table plan statements write (both tables of an append or a rename)."""
+    for event, s, _ in walk(stmts):
+        if event == "choose":
+            yield s.probe
+        elif event == "stmt":
+            yield s.target
+            if isinstance(s, (Append, Rename)):
+                yield s.source

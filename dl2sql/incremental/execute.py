@@ -57,7 +57,7 @@ class Updater:
     def __init__(self, plan: UpdatePlan, runner, progress=None, choice: Choice = Choice()):
         self.plan, self.runner, self.progress, self.choice = plan, runner, progress, choice
         self.state = {t.name for t in plan.relations.values()}
-        self.state |= {t.name for s in plan.init for t in written(s)}
+        self.state |= {t.name for t in written(plan.init)}
         self.sizes: dict[str, int] = {}  # rows of each relation
         self.rows: dict[str, int] = {}  # rows of each temporary table made
         self.empty: set[str] = set()
@@ -169,10 +169,9 @@ class Updater:
             self.rows[old.name] = self.sizes[rel]
             self.empty.discard(old.name)
         run_statements(s.recompute, self.runner, self.progress)
-        for stmt in s.recompute:  # the loop's tables, to be dropped with the others
-            for t in written(stmt):
-                if t.name not in self.state:
-                    self.rows.setdefault(t.name, 0)
+        for t in written(s.recompute):  # the loop's tables, dropped with the others
+            if t.name not in self.state:
+                self.rows.setdefault(t.name, 0)
         self._run(s.diff)
 
     # -- statements --------------------------------------------------------------------

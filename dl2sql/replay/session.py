@@ -190,12 +190,14 @@ class _Session:
         """Send the committed inputs' changes; the outputs' changes come back."""
         inserted, deleted = {}, {}
         for name, now in self.committed_in.items():
-            t = self.rels[name].record_type
-            before = {sort_key(t, v, self.env): v for v in self.evaluated_in[name].values()}
-            after = {sort_key(t, v, self.env): v for v in now.values()}
-            if before.keys() != after.keys():
-                inserted[name] = [v for k, v in after.items() if k not in before]
-                deleted[name] = [v for k, v in before.items() if k not in after]
+            # the stores keep a value object until an update replaces it, so values are
+            # compared by identity: an equal value put back is deleted and inserted,
+            # which changes nothing
+            before = self.evaluated_in[name]
+            added = [v for k, v in now.items() if before.get(k) is not v]
+            removed = [v for k, v in before.items() if now.get(k) is not v]
+            if added or removed:
+                inserted[name], deleted[name] = added, removed
         result = self.program.commit(inserted, deleted) if inserted else {}
         changes: dict[str, list] = {}
         for name, (added, removed) in result.items():
