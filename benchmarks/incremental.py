@@ -42,6 +42,7 @@ import dl2sql  # noqa: E402
 from benchmarks import generators  # noqa: E402
 from benchmarks.run import PROGRAMS  # noqa: E402
 from dl2sql.api.evaluate import Evaluator  # noqa: E402
+from dl2sql.incremental.execute import Choice  # noqa: E402
 from dl2sql.runner.duckdb_runner import DuckDBRunner  # noqa: E402
 from dl2sql.runner.progress import RecordingProgress  # noqa: E402
 from dl2sql.runtime.values import Record  # noqa: E402
@@ -185,6 +186,13 @@ class Result:
     failure: str = ""
 
 
+def choice_of(args) -> Choice:
+    """The :class:`Choice` the command line asks for (Choice's defaults otherwise)."""
+    given = {k: v for k, v in (("overdelete_share", args.overdelete_share),
+                               ("recompute_share", args.recompute_share)) if v is not None}
+    return Choice(**given)
+
+
 def bench(name: str, n: int, args, spark) -> list[Result]:
     """Every size of one workload at N = ``n``; each size on a freshly maintained
     program, so that every size starts from the same graph."""
@@ -203,7 +211,7 @@ def bench(name: str, n: int, args, spark) -> list[Result]:
             print(f"{name} N={n}: size {size} skipped ({len(edges)} edges)", flush=True)
             continue
         live = program.maintain(inputs={work.relation: sorted(edges)}, engine=args.engine,
-                                spark=spark, progress=progress)
+                                spark=spark, progress=progress, choice=choice_of(args))
         strata = [s.name for s in live.updater.plan.strata if s.method != "input"]
         rng = random.Random(f"{name}/{n}/{size}")
         res, previous = Result(name, n, size, methods={s: {} for s in strata}), []
@@ -291,6 +299,10 @@ def main(argv=None) -> int:
     ap.add_argument("--transactions", type=int, default=None, help="per size (default 20)")
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--master", default="local[2]", help="Spark master")
+    ap.add_argument("--overdelete-share", type=float, default=None,
+                    help="Choice.overdelete_share (default: Choice's)")
+    ap.add_argument("--recompute-share", type=float, default=None,
+                    help="Choice.recompute_share (default: Choice's)")
     ap.add_argument("--quick", action="store_true",
                     help="N=500, sizes 1+1 and 10, 5 transactions")
     args = ap.parse_args(argv)
@@ -304,7 +316,8 @@ def main(argv=None) -> int:
         from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow
 
         spark = get_spark(args.master)
-    print(f"engine {args.engine}, {args.transactions} transactions per size; seconds "
+    print(f"engine {args.engine}, {choice_of(args)}, {args.transactions} transactions per "
+          f"size; seconds "
           f"(rows: the first output after the transactions; ratio: incremental / "
           f"recompute medians; strata never updated left out)\n{HEADER}", flush=True)
     table = []

@@ -172,6 +172,31 @@ def test_primary_key_relations_take_updates_and_key_deletions(engine):
     assert sorted_rows(changes["ActiveName"]) == []
 
 
+def test_inserting_a_held_key_is_refused_and_changes_nothing(engine):
+    program = dl2sql.compile(KEYED)
+
+    def uid(n, zone):
+        return Record("Id", (n, zone))
+    live = maintain_on(program, engine, {"User": [(uid(1, "eu"), "ann", True),
+                                                  (uid(2, "eu"), "bob", True)]})
+    def users():  # struct values come as dicts or Rows: compared by their text
+        return sorted(str(tuple(r)) for r in collected(live.contents("User")))
+    before = users()
+    for insert in ([(uid(1, "eu"), "zed", False)],  # a stored row's key
+                   [(uid(7, "us"), "x", True), (uid(7, "us"), "y", True)]):  # twice
+        with pytest.raises(InputError, match="primary key of another row"):
+            live.apply(insert={"User": insert}, delete={"User": [(uid(2, "eu"), "bob", True)]})
+        assert users() == before
+        assert sorted_rows(live.contents("ActiveName")) == [("ann",), ("bob",)]
+    # the key of a row deleted in the same transaction is free; the same row twice is
+    # one row
+    changes = live.apply(insert={"User": [(uid(2, "eu"), "bo", False),
+                                          (uid(5, "eu"), "eve", True),
+                                          (uid(5, "eu"), "eve", True)]},
+                         delete={"User": [(uid(2, "eu"), "bob", True)]})
+    assert sorted_rows(changes["ActiveName"]) == [("bob", -1), ("eve", 1)]
+
+
 def test_key_operations_need_a_primary_key(program, engine):
     live = maintain_on(program, engine, {"Edge": [(1, 2)]})
     with pytest.raises(InputError, match="`delete_key` needs a primary key"):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from dl2sql.incremental.nodes import OverDeletion, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
 from dl2sql.passes.stratify import Stratum
@@ -32,7 +32,8 @@ from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.walk import walk
 from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Loop, Materialize, Part,
                                Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table, Union)
-from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
+from dl2sql.ra.lower import record_of
+from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
 
@@ -128,12 +129,47 @@ class _Builder:
                 removed.append(table_name(rel, version))
             upserted = table_name(rel, "upsert")
             added.append(Part(Scan(upserted), (upserted,)))
+            stmts += self.key_clashes(rel, info, removed)
         plus = self.minus(Parts(rel, tuple(added)), rel, "full")
         minus = Parts(rel, tuple(Part(Scan(n), (n,)) for n in removed))
         versions = ("insert",) + (("upsert",) if info.key is not None else ()) + (
             ("facts",) if facts else ())
         stmts += self.changes(rel, plus, self.minus(minus, rel, *versions))
         return StratumUpdate((rel,), "input", (), tuple(stmts))
+
+    def key_clashes(self, rel: str, info, removed: list[str]) -> list:
+        """The check that no inserted row takes a primary key another row holds: a
+        stored row this transaction does not remove, another inserted row, or a row
+        inserted or updated."""
+        layout = self.p.layouts[rel]
+        new, other = "dl2sql_new", "dl2sql_other"
+        outs = tuple(T.TCol(t, new, n) for n, t in layout.columns)
+        same_key = T.TBin(BOOL, "==", key_of(info.key, layout, new),
+                          key_of(info.key, layout, other))
+
+        def gone(version: str, i: int) -> AntiJoin:
+            alias = f"dl2sql_gone{i}"
+            return AntiJoin(Source(alias, rel, version), tuple(
+                T.TBin(BOOL, "==", T.TCol(t, alias, n), T.TCol(t, other, n))
+                for n, t in layout.columns))
+        versions = [n.rsplit("__", 1)[1] for n in removed]
+        clashes = []
+        for version, extra, antijoins in (
+                ("full", (), tuple(gone(v, i) for i, v in enumerate(versions))),
+                ("insert", (T.TBin(BOOL, "!=", record_of(layout, new),
+                                   record_of(layout, other)),), ()),
+                ("upsert", (), ())):
+            block = Block(rel, (Source(new, rel, "insert"), Source(other, rel, version)),
+                          (same_key,) + extra, antijoins, outs, info.span)
+            needs = tuple(dict.fromkeys(table_name(rel, v) for v in ("insert", version)
+                                        if v != "full"))
+            clashes.append(Part(Rows(block), needs))
+        clash = self.table(rel, "clash")
+        return [self.made(rel, "clash", Parts(rel, tuple(clashes)),
+                          f"{rel}: inserted rows whose primary key another row holds"),
+                Refuse(clash, f"relation `{rel}`: an inserted row has the primary key of "
+                              f"another row (stored, or given in this transaction); "
+                              f"`insert_or_update` replaces the row of a key")]
 
     def key_table(self, rel: str, key_type) -> Table:
         """The table of the keys a transaction deletes from a primary-key relation."""

@@ -15,9 +15,9 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.build import written
-from dl2sql.incremental.nodes import OverDeletion, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
@@ -192,6 +192,12 @@ class Updater:
                 self._loop(stmt)
             elif isinstance(stmt, OverDeletion):
                 self._loop(stmt.loop, stmt)
+            elif isinstance(stmt, Refuse):
+                if stmt.table.name not in self.empty:
+                    rows = self.runner.fetch(stmt.table)
+                    shown = ", ".join(str(tuple(r)) for r in rows[:3])
+                    raise InputError(f"{stmt.message}: {shown}"
+                                     f"{', ...' if len(rows) > 3 else ''}")
             else:
                 raise TypeError(f"not an update statement: {stmt!r}")
 

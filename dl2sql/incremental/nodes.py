@@ -25,6 +25,17 @@ class OverDeletion:
 
 
 @dataclass(frozen=True)
+class Refuse:
+    """A check of a transaction: when ``table`` (made by an earlier statement) has a row,
+    the transaction fails with ``message`` (its rows shown after it) and changes
+    nothing. Inserting a row whose primary key another row holds is refused, as DDlog
+    refuses it."""
+
+    table: Table
+    message: str
+
+
+@dataclass(frozen=True)
 class StratumUpdate:
     """How one stratum follows a transaction.
 
