@@ -21,8 +21,8 @@ def sorted_rows(frame) -> list[tuple]:
     return sorted(tuple(r) for r in collected(frame))
 
 
-def maintain_on(program, engine, inputs: dict):
+def maintain_on(program, engine, inputs: dict, **options):
     """``program.maintain`` on the engine of runner ``engine``."""
     if engine.dialect == "spark":
-        return program.maintain(spark=engine.spark, inputs=inputs)
-    return program.maintain(engine="duckdb", con=engine.con, inputs=inputs)
+        return program.maintain(spark=engine.spark, inputs=inputs, **options)
+    return program.maintain(engine="duckdb", con=engine.con, inputs=inputs, **options)

@@ -7,6 +7,7 @@ import pytest
 
 import dl2sql
 from dl2sql.diagnostics import InputError, RuntimeFailure
+from dl2sql.incremental.execute import Choice
 from dl2sql.runtime.values import Record
 from engines import collected, maintain_on, sorted_rows
 
@@ -140,6 +141,54 @@ def test_large_changes_recompute_the_stratum(program, engine):
     live.apply(insert={"Edge": [(100 + i, 101 + i) for i in range(60)]})
     assert live.last.methods["Reach"] == "recompute"
     edges = (set(chain) - {(0, 1), (15, 16)}) | {(100 + i, 101 + i) for i in range(60)}
+    assert _contents(live) == _expected(edges)
+
+
+GROUPS = """
+import group
+input relation In(k: u32, v: u32)
+output relation Count(k: u32, n: u64)
+Count(k, n) :- In(k, v), var n = v.group_by(k).count_distinct().
+"""
+
+
+def test_a_group_by_touched_in_most_groups_is_recomputed(engine):
+    program = dl2sql.compile(GROUPS)
+    rows = {(k, v) for k in range(10) for v in range(10)}
+    live = maintain_on(program, engine, {"In": sorted(rows)})
+    live.apply(delete={"In": [(3, 0)]})
+    group = next(s for s in live.last.methods
+                 if s.startswith("__group") and not s.endswith("_rows"))
+    assert live.last.methods[group] == "group"
+    # 6 rows of 99: a small change of In, but in 6 groups of 10
+    gone = [(k, 1) for k in range(6)]
+    changes = live.apply(delete={"In": gone})
+    assert live.last.methods[group] == "recompute (many groups touched)"
+    assert sorted_rows(changes["Count"]) == sorted(
+        [(k, 9 if k == 3 else 10, -1) for k in range(6)]
+        + [(k, 8 if k == 3 else 9, 1) for k in range(6)])
+    rows -= {(3, 0), *gone}
+    assert sorted_rows(live.contents("Count")) == sorted(
+        (k, sum(1 for kk, _ in rows if kk == k)) for k in range(10))
+
+
+def test_after_giving_up_dred_waits_before_trying_again(program, engine):
+    chain = [(i, i + 1) for i in range(30)]
+    # by rows only (a time limit would depend on the machine's speed)
+    live = maintain_on(program, engine, {"Edge": chain},
+                       choice=Choice(overdelete_share=0.2, overdelete_time_share=None,
+                                     backoff=2))
+    steps = [({}, {"Edge": [(15, 16)]}, "recompute (over-deletion too large)"),
+             ({}, {"Edge": [(0, 1)]}, "recompute (DRed gave up recently)"),
+             ({"Edge": [(200, 201)]}, {}, "dred"),  # only inserts: not over-deletion
+             ({}, {"Edge": [(1, 2)]}, "dred"),  # tried again, completes
+             ({}, {"Edge": [(8, 9)]}, "recompute (over-deletion too large)"),
+             ({}, {"Edge": [(2, 3)]}, "recompute (DRed gave up recently)")]
+    edges = set(chain)
+    for insert, delete, method in steps:
+        live.apply(insert=insert, delete=delete)
+        assert live.last.methods["Reach"] == method, (insert, delete)
+        edges = (edges - set(delete.get("Edge", []))) | set(insert.get("Edge", []))
     assert _contents(live) == _expected(edges)
 
 

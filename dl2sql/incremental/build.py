@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from dl2sql.incremental.nodes import OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
 from dl2sql.passes.stratify import Stratum
@@ -191,7 +191,9 @@ class _Builder:
             method, stmts = "group", self.group(s.relations[0], blocks[0])
         else:
             method, stmts = "rules", self.rules(s.relations[0], blocks)
-        return StratumUpdate(tuple(s.relations), method, read, tuple(stmts), recompute, diff)
+        negated = {aj.source.relation for b in blocks for aj in getattr(b, "antijoins", ())}
+        return StratumUpdate(tuple(s.relations), method, read, tuple(stmts), recompute, diff,
+                             tuple(sorted(negated - members)))
 
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
@@ -268,6 +270,7 @@ class _Builder:
         return [
             Materialize(keys_table, Parts(rel, (keys_of("plus"), keys_of("minus"))),
                         count=True, comment=f"{rel}: the keys of the groups the changes touch"),
+            Enough(keys_table, rel),
             Materialize(source_table, Parts(rel, (Part(Rows(touched), (keys_table.name,)),)),
                         count=True, comment=f"{rel}: the rows of those groups"),
             self.made(rel, "fresh", Parts(rel, (Part(Rows(fresh), (source_table.name,)),)),

@@ -17,7 +17,7 @@ from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.build import written
-from dl2sql.incremental.nodes import OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
@@ -28,12 +28,25 @@ class Choice:
     """When recomputing a stratum is expected to be cheaper than maintaining it.
 
     ``recompute_share``: the relations a stratum reads changed by more than this share
-    of their rows. ``overdelete_share``: delete-and-rederive over-deleted more than
-    this share of the stratum's rows (it then gives up and recomputes). Measured in
-    ``benchmarks/incremental.py``."""
+    of their rows. Delete-and-rederive gives up (and recomputes) once it over-deleted
+    more than ``overdelete_share`` of the stratum's rows, or, once the stratum has been
+    recomputed in this process, once over-deletion took longer than
+    ``overdelete_time_share`` of that recomputation (over-deletion is about a third of
+    the work of a DRed that completes). After giving up, the stratum is recomputed
+    directly for the next 1, 2, 4, ... (at most ``backoff``) transactions that would
+    delete from it, then DRed is tried again; a DRed that completes resets it. None (or
+    0 for ``backoff``) turns a rule off. Measured in ``benchmarks/incremental.py``
+    (docs/performance.md, run 15)."""
 
-    recompute_share: float = 0.5
-    overdelete_share: float = 0.5
+    recompute_share: Optional[float] = 0.5
+    overdelete_share: Optional[float] = 0.25
+    overdelete_time_share: Optional[float] = 0.3
+    backoff: int = 16
+
+    @classmethod
+    def never(cls) -> "Choice":
+        """Always maintain, never recompute (tests of the algorithms)."""
+        return cls(None, None, None, 0)
 
 
 @dataclass
@@ -47,7 +60,17 @@ class Outcome:
 
 
 class _GiveUp(Exception):
-    """Over-deletion grew past its share: recompute the stratum instead."""
+    """The update grew past what recomputing the stratum costs: recompute it instead
+    (the message says why, for the method's name)."""
+
+
+@dataclass
+class _History:
+    """What earlier transactions taught about one recursive stratum."""
+
+    recompute_seconds: Optional[float] = None  # its last recomputation (and diff)
+    backoff: int = 0  # transactions recomputed directly after the last give-up
+    skip: int = 0  # of those, the ones still to come
 
 
 class Updater:
@@ -63,6 +86,9 @@ class Updater:
         self.empty: set[str] = set()
         self.counted: dict[str, int] = {}  # rows of the tables made by a loop's body
         self._names: dict[int, tuple] = {}
+        self.history: dict[str, _History] = {}
+        self._started = 0.0  # when the stratum being updated started
+        self._past = _History()  # and what is known of it
 
     def start(self) -> None:
         """Prepare the freshly evaluated relations for transactions."""
@@ -123,18 +149,30 @@ class Updater:
                 return
         elif not any(self.changed(r) for r in s.reads):
             return
-        t0 = time.perf_counter()
+        t0 = self._started = time.perf_counter()
         method = s.method
+        past = self._past = self.history.setdefault(s.name, _History())
         if s.method != "input" and self._large(s):
             method = "recompute"
-        if method != "recompute":
+        elif s.method == "dred" and past.skip and self._deletes(s):
+            past.skip -= 1
+            method = "recompute (DRed gave up recently)"
+        if method not in ("recompute", "recompute (DRed gave up recently)"):
             try:
                 self._run(s.statements)
-            except _GiveUp:
-                method = "recompute (over-deletion too large)"
-                self._undo_overdeletion(s)
+            except _GiveUp as why:
+                method = f"recompute ({why})"
+                if s.method == "dred":
+                    self._undo_overdeletion(s)
+                    past.backoff = min(max(1, 2 * past.backoff), self.choice.backoff)
+                    past.skip = past.backoff
+            else:
+                if s.method == "dred" and self._deletes(s):
+                    past.backoff = past.skip = 0
         if method.startswith("recompute"):
+            started = time.perf_counter()
             self._recompute(s)
+            past.recompute_seconds = time.perf_counter() - started
         for rel in s.relations:
             plus = self.rows.get(table_name(rel, "plus"), 0)
             minus = self.rows.get(table_name(rel, "minus"), 0)
@@ -154,7 +192,14 @@ class Updater:
         base = sum(self.sizes.get(r, 0) for r in s.reads)
         change = sum(self.rows.get(table_name(r, v), 0) for r in s.reads
                      for v in ("plus", "minus"))
-        return base > 0 and change > self.choice.recompute_share * base
+        share = self.choice.recompute_share
+        return share is not None and base > 0 and change > share * base
+
+    def _deletes(self, s: StratumUpdate) -> bool:
+        """Whether DRed would over-delete: a relation the stratum reads lost rows, or
+        one it negates gained some."""
+        return (any(table_name(r, "minus") not in self.empty for r in s.reads)
+                or any(table_name(r, "plus") not in self.empty for r in s.negates))
 
     def _undo_overdeletion(self, s: StratumUpdate) -> None:
         """Over-deletion only wrote temporary tables: forget them."""
@@ -192,6 +237,11 @@ class Updater:
                 self._loop(stmt)
             elif isinstance(stmt, OverDeletion):
                 self._loop(stmt.loop, stmt)
+            elif isinstance(stmt, Enough):
+                share = self.choice.recompute_share
+                if share is not None and self.rows.get(stmt.table.name, 0) > share * max(
+                        1, self.sizes[stmt.relation]):
+                    raise _GiveUp("many groups touched")
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
                     rows = self.runner.fetch(stmt.table)
@@ -269,9 +319,16 @@ class Updater:
                                            time.perf_counter() - t0)
             if not any(counts.values()):
                 return
-            if over is not None:
-                deleted = sum(self.rows.get(t, 0) for _, t in over.deleted)
-                base = sum(self.sizes[r] for r, _ in over.deleted)
-                if deleted > self.choice.overdelete_share * base:
-                    raise _GiveUp()
+            if over is not None and self._too_large(loop, over):
+                raise _GiveUp("over-deletion too large")
 
+    def _too_large(self, loop: Loop, over: OverDeletion) -> bool:
+        """Whether over-deletion has grown past what recomputing would cost."""
+        share = self.choice.overdelete_share
+        if share is not None:
+            deleted = sum(self.rows.get(t, 0) for _, t in over.deleted)
+            if deleted > share * sum(self.sizes[r] for r, _ in over.deleted):
+                return True
+        limit, past = self.choice.overdelete_time_share, self._past.recompute_seconds
+        return (limit is not None and past is not None
+                and time.perf_counter() - self._started > limit * past)

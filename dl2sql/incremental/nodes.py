@@ -25,6 +25,17 @@ class OverDeletion:
 
 
 @dataclass(frozen=True)
+class Enough:
+    """A check of a group stratum's update: once ``table`` (the keys of the groups a
+    transaction touches) holds more than the executor's recompute share of the rows of
+    ``relation`` (all groups), the stratum is recomputed instead, as making most groups
+    again costs more than making them all."""
+
+    table: Table
+    relation: str
+
+
+@dataclass(frozen=True)
 class Refuse:
     """A check of a transaction: when ``table`` (made by an earlier statement) has a row,
     the transaction fails with ``message`` (its rows shown after it) and changes
@@ -53,6 +64,7 @@ class StratumUpdate:
     statements: tuple
     recompute: tuple = ()
     diff: tuple = ()
+    negates: tuple[str, ...] = ()  # the relations of ``reads`` it negates
 
     @property
     def name(self) -> str:

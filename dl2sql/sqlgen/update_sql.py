@@ -13,7 +13,7 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                Rename, Rows, Scan, Subtract)
@@ -110,6 +110,8 @@ class _UpdateLowering:
             return dataclasses.replace(s, body=tuple(self.statement(x) for x in s.body))
         if isinstance(s, OverDeletion):
             return dataclasses.replace(s, loop=self.statement(s.loop))
+        if isinstance(s, Enough):
+            return dataclasses.replace(s, table=table(s.table))
         if isinstance(s, Refuse):
             return dataclasses.replace(s, table=table(s.table))
         raise TypeError(f"not an update statement: {s!r}")

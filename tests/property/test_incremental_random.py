@@ -34,11 +34,10 @@ from random_programs import DOMAIN, generate, self_test
 # hypothesis warns that it cannot reset it, which is harmless here
 pytestmark = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
 
-INF = float("inf")
 POLICIES = {
     "default": Choice(),
-    "never recompute": Choice(recompute_share=INF, overdelete_share=INF),
-    "give up over-deletion": Choice(recompute_share=INF, overdelete_share=0.0),
+    "never recompute": Choice.never(),
+    "give up over-deletion": Choice(recompute_share=None, overdelete_share=0.0, backoff=0),
 }
 VALUE = st.integers(0, DOMAIN - 1)
 ROW = st.tuples(VALUE, VALUE)
