@@ -343,7 +343,8 @@ def test_multiset_weights_and_stream_dumps():
 def test_stream_input_starts_empty_and_negative_weights_fail():
     rc, out, err = run(BagProgram("stream"), "start; insert In(1); commit dump_changes; "
                                              "start; commit dump_changes;")
-    assert rc == 0 and out == "Out:\nOut{.x = 1}: +1\nS:\nS{.x = 1}: +1\nOut:\nOut{.x = 1}: -1\n"
+    assert rc == 0 and out == ("Out:\nOut{.x = 1}: +1\nS:\nS{.x = 1}: +1\n"
+                               "Out:\nOut{.x = 1}: -1\n")
     rc, _, err = run(BagProgram(), "start; delete In(1); commit;")
     assert rc == 1 and "negative weights are not supported" in err
     rc, _, err = run(BagProgram("stream"), "start; clear In; commit;")
