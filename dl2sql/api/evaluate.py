@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dl2sql.compiler import CompiledProgram
 from dl2sql.diagnostics import Diagnostics
+from dl2sql.passes.bags import is_bag
 from dl2sql.plan.interpret import execute
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runtime.convert import record_to_row, row_to_record
@@ -27,6 +28,7 @@ class Evaluator:
         self.type_env = program.type_env
         self.relations = program.relations
         self.indexes = program.indexes
+        self.delayed = program.delayed  # replay fills these relations (R-1)
         self.externs = bind_externs(program, externs or {})
         self._registered: set[str] = set()
 
@@ -54,7 +56,8 @@ class Evaluator:
 
     def evaluate(self, inputs: dict[str, set], relations=None) -> dict[str, set]:
         """Contents of every non-input relation (or of ``relations``) given the full
-        contents of the input relations."""
+        contents of the input relations: sets, or lists of rows for streams and
+        multisets (a row as many times as its weight)."""
         p, env = self.program, self.type_env
         with self.runner.running(), engine_errors():
             self.run({rel: rows_of(p, rel, inputs.get(rel, ())) for rel in p.input_relations()})
@@ -65,7 +68,9 @@ class Evaluator:
             for rel in wanted:
                 # lazily stored tables are computed here: engine errors can surface too
                 fetched = self.runner.fetch(plan.relations[rel])
-                out[rel] = {row_to_record(p.layouts[rel], row, env) for row in fetched}
+                records = [row_to_record(p.layouts[rel], row, env) for row in fetched]
+                # a bag's duplicates are its weights (dl2sql.passes.bags)
+                out[rel] = records if is_bag(p.relations[rel]) else set(records)
         return out
 
     def run(self, inputs: dict, computed: tuple[str, ...] = ()) -> None:

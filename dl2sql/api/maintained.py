@@ -16,14 +16,32 @@ from sqlglot import exp
 
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
-from dl2sql.diagnostics import InputError
+from dl2sql.diagnostics import Diagnostics, InputError
 from dl2sql.engines import engine_of
+from dl2sql.passes.bags import is_bag
 from dl2sql.incremental.execute import Choice, Outcome, Updater
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
 from dl2sql.sqlgen.trees import select_all
+
+
+def refuse_transactional(compiled) -> None:
+    """A located error for each stream, multiset or delayed relation: the update plan
+    keeps sets, and a stream's or a delay's contents depend on the transaction, so a
+    maintained program would give wrong results (``dl2sql replay`` evaluates such
+    programs at every commit instead)."""
+    diags = Diagnostics()
+    for rel, info in compiled.relations.items():
+        if rel in compiled.delayed:
+            d = compiled.delayed[rel]
+            diags.error(info.span, f"`{d.relation}-{d.delay}` (a delayed relation) cannot "
+                                   f"be maintained yet; replay the program instead")
+        elif is_bag(info) and not info.generated:
+            diags.error(info.span, f"{info.kind} `{rel}` cannot be maintained yet (only "
+                                   f"set relations can); replay the program instead")
+    diags.raise_if_errors()
 
 
 class Maintained:
@@ -39,6 +57,7 @@ class Maintained:
         -> loader, see :mod:`dl2sql.api.state`), and prepare it for transactions;
         ``program`` (the API's :class:`~dl2sql.Program`) binds frames and files given
         to :meth:`apply`."""
+        refuse_transactional(compiled)
         self.program, self.compiled, self.runner = program, compiled, runner
         engine = runner.engine
         evaluator = Evaluator(compiled, runner, progress, externs)

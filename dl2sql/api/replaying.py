@@ -56,7 +56,9 @@ def replay_program(program: CompiledProgram, runner, commands: str, *,
 
 def evaluation(program: CompiledProgram, runner, externs: dict | None = None,
                recompute: bool = False, progress=None):
-    """What replay drives: incremental maintenance, or recomputation."""
-    if recompute:
+    """What replay drives: incremental maintenance, or recomputation. A program with
+    streams, multisets or delayed relations is evaluated at each commit in both modes
+    (docs/incremental.md: the update plan keeps sets only)."""
+    if recompute or program.transactional:
         return Evaluator(program, runner, progress, externs=externs)
     return MaintainedEvaluation(program, runner, externs, progress)

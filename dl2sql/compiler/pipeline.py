@@ -18,6 +18,7 @@ from dl2sql.passes.stratify import Stratum, stratify
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.aggregation import split_aggregations
+from dl2sql.passes.bags import check_bag_strata, is_bag, mark_bags
 from dl2sql.passes.doubling import closures
 from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.incremental.build import build_update
@@ -110,6 +111,18 @@ class CompiledProgram:
             self._engine_stages[key] = update_sql(planned, self.layouts, ec)
         return self._engine_stages[key]
 
+    @property
+    def transactional(self) -> bool:
+        """Whether the program has streams, multisets or delayed relations, whose
+        meaning depends on the sequence of transactions (:mod:`dl2sql.replay`)."""
+        return any(is_bag(i) for i in self.relations.values()) or bool(self.delayed)
+
+    @property
+    def delayed(self) -> dict:
+        """Generated relation -> the :class:`~dl2sql.types.transactional.Delayed`
+        relation it holds an earlier state of."""
+        return self.symbols.delayed if self.symbols is not None else {}
+
     def input_relations(self) -> list[str]:
         return [r for r, i in self.relations.items() if i.role == "input"]
 
@@ -144,7 +157,8 @@ def check(p: CompiledProgram) -> CompiledProgram:
 def aggregations(p: CompiledProgram) -> CompiledProgram:
     """Each ``group_by`` to two helper relations (``__groupN_rows``, ``__groupN``)."""
     rules, added = split_aggregations(p.rules, p.symbols)
-    return dataclasses.replace(p, rules=rules, relations={**p.relations, **added})
+    relations = mark_bags(rules, {**p.relations, **added})
+    return dataclasses.replace(p, rules=rules, relations=relations)
 
 
 def layouts(p: CompiledProgram) -> CompiledProgram:
@@ -166,7 +180,9 @@ def layouts(p: CompiledProgram) -> CompiledProgram:
 
 def strata(p: CompiledProgram) -> CompiledProgram:
     """The evaluation order: strongly connected relations, negation checked."""
-    return dataclasses.replace(p, strata=stratify(p.rules, list(p.relations)))
+    found = stratify(p.rules, list(p.relations))
+    check_bag_strata(found, p.relations)
+    return dataclasses.replace(p, strata=found)
 
 
 def relational_algebra(p: CompiledProgram) -> CompiledProgram:
@@ -187,8 +203,9 @@ def transitive_closures(p: CompiledProgram) -> CompiledProgram:
 def plan(p: CompiledProgram) -> CompiledProgram:
     """The statements that evaluate the strata in order, without SQL; each recursive
     stratum a fixpoint still to be planned."""
+    bags = frozenset(r for r, i in p.relations.items() if is_bag(i))
     return dataclasses.replace(p, plan=build_plan(p.strata, p.blocks, p.input_relations(),
-                                                  p.layouts))
+                                                  p.layouts, bags))
 
 
 def loops(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:

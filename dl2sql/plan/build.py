@@ -22,15 +22,16 @@ def relation_table(layouts: dict[str, RelationLayout], rel: str, version: str = 
 
 
 def build_plan(strata: list[Stratum], blocks: dict[str, list[Block]], inputs: list[str],
-               layouts: dict[str, RelationLayout]) -> Plan:
-    """The whole plan; ``blocks`` maps each head relation to its blocks."""
+               layouts: dict[str, RelationLayout], bags: frozenset = frozenset()) -> Plan:
+    """The whole plan; ``blocks`` maps each head relation to its blocks; the relations
+    in ``bags`` keep duplicate rows (:mod:`dl2sql.passes.bags`)."""
     statements: list = []
     input_tables = []
     for rel in inputs:
         if blocks.get(rel):
             input_tables.append(relation_table(layouts, rel, "input"))
             query = Union(rel, (Scan(table_name(rel, "input")),)
-                          + tuple(Rows(b) for b in blocks[rel]))
+                          + tuple(Rows(b) for b in blocks[rel]), rel in bags)
             statements.append(Materialize(relation_table(layouts, rel), query,
                                           comment=f"input {rel} with its facts"))
         else:
@@ -42,7 +43,7 @@ def build_plan(strata: list[Stratum], blocks: dict[str, list[Block]], inputs: li
             statements.append(Fixpoint(tuple(s.relations)))
             continue
         rel = s.relations[0]
-        query = Union(rel, tuple(Rows(b) for b in blocks.get(rel, [])))
+        query = Union(rel, tuple(Rows(b) for b in blocks.get(rel, [])), rel in bags)
         statements.append(Materialize(relation_table(layouts, rel), query, comment=rel))
     relations = {r: relation_table(layouts, r) for r in layouts}
     return Plan(tuple(input_tables), tuple(statements), relations)

@@ -55,10 +55,12 @@ class Scan:
 
 @dataclass(frozen=True)
 class Union:
-    """The set union of ``parts``; with no parts, no rows (of ``relation``'s columns)."""
+    """The set union of ``parts``; with no parts, no rows (of ``relation``'s columns).
+    With ``bag`` the union of bags: duplicates kept (:mod:`dl2sql.passes.bags`)."""
 
     relation: str
     parts: tuple
+    bag: bool = False
 
 
 @dataclass(frozen=True)

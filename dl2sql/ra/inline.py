@@ -196,6 +196,13 @@ class Inliner:
             rest = items[i + 1:]
             if isinstance(item, T.TSeq):
                 return self.seq(list(item.items) + rest, scope)
+            if isinstance(item, T.TLet) and isinstance(item.expr, T.TSeq) and item.expr.items \
+                    and has_effects(item.expr):
+                # `var p = {a; b; v}`: a and b run first, then p = v (a name a or b
+                # declares cannot clash with a later one: DDlog forbids shadowing)
+                inner = list(item.expr.items)
+                let = T.TLet(item.type, item.pattern, inner[-1])
+                return self.seq(inner[:-1] + [let] + rest, scope)
             if isinstance(item, T.TLet) and isinstance(item.expr, T.TReturn):
                 return self.expr(item.expr.expr, scope)
             if isinstance(item, T.TLet) and isinstance(item.expr, (T.TIf, T.TMatch)) and \

@@ -27,6 +27,7 @@ from dl2sql.runtime.printing import format_value
 from dl2sql.runtime.values import Record
 from dl2sql.types.model import TRANSPARENT, MAP, SET, VEC, TNamed, Type, TypeEnv
 from dl2sql.types.model import TTuple
+from dl2sql.types.transactional import BAG_KINDS
 from dl2sql.udfs import interpreter
 
 
@@ -78,13 +79,23 @@ class _Session:
         self.env: TypeEnv = program.type_env
         self.rels = program.relations
         self.out = out
-        self.inputs = {n: i for n, i in self.rels.items() if i.role == "input"}
+        # relations holding earlier states (`R-1`) are filled here, not by updates
+        self.delayed = dict(getattr(program, "delayed", {}))
+        self.inputs = {n: i for n, i in self.rels.items()
+                       if i.role == "input" and n not in self.delayed}
+        # streams and multisets: stores map a value's key to (value, weight)
+        self.bags = {n for n, i in self.rels.items() if i.kind in BAG_KINDS}
+        self.streams = {n for n, i in self.rels.items() if i.kind == "stream"}
+        # contents of the relations read delayed, at the last evaluations, newest last
+        self.history: list[dict[str, list]] = []
+        self.depth = max((d.delay for d in self.delayed.values()), default=0)
         self.key_of = {n: key_function(i, self.env) for n, i in self.inputs.items()
                        if i.key is not None}
         self.outputs = {n: i for n, i in self.rels.items() if i.role == "output"}
         self.committed_in: dict[str, dict] = {n: {} for n in self.inputs}
         self.working_in: dict[str, dict] | None = None  # not None inside a transaction
         self.state: dict[str, dict] = {n: {} for n in self.outputs}
+        self.weights: dict[str, dict] = {n: {} for n in self.outputs if n in self.bags}
         # the inputs of the last evaluation (a maintained program gets their changes)
         self.evaluated_in: dict[str, dict] | None = None
         self.touched: set[str] = set()  # relations present in upstream's output store
@@ -92,11 +103,6 @@ class _Session:
 
     # ------------------------------------------------------------ driver
     def begin(self, init_snapshot: bool) -> None:
-        for name in sorted(self.outputs):
-            kind = self.outputs[name].kind
-            if kind != "relation":
-                raise DatError(f"output {kind} `{name}` is not supported by replay yet "
-                               f"(only set relations are)")
         changes = self._evaluate(0)
         if init_snapshot:
             self._print_changes(changes)
@@ -128,7 +134,9 @@ class _Session:
         elif op == "start":
             if self.working_in is not None:
                 raise DatError("transaction already in progress")
-            self.working_in = {n: dict(d) for n, d in self.committed_in.items()}
+            # a stream holds only what this transaction inserts
+            self.working_in = {n: {} if n in self.streams else dict(d)
+                               for n, d in self.committed_in.items()}
         elif op == "commit":
             if self.working_in is None:
                 raise DatError("transaction_commit: no transaction in progress")
@@ -158,8 +166,10 @@ class _Session:
         changes where the program is maintained, else by evaluating it again."""
         try:
             if not hasattr(self.program, "commit"):
-                inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
+                inputs = {n: self._contents(n, d) for n, d in self.committed_in.items()}
+                inputs.update(self._delayed_inputs())
                 result = self.program.evaluate(inputs)
+                self._remember(inputs, result)
             elif self.evaluated_in is None:
                 inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
                 result = self.program.start(inputs)
@@ -176,6 +186,9 @@ class _Session:
         changes: dict[str, list] = {}
         for name, info in self.outputs.items():
             t = info.record_type
+            if name in self.bags:
+                self._bag_changes(name, result.get(name, ()), changes)
+                continue
             new = {}
             for v in result.get(name, ()):
                 new[sort_key(t, v, self.env)] = v
@@ -185,6 +198,55 @@ class _Session:
             self._changed(name, delta, changes)
             self.state[name] = new
         return changes
+
+    def _contents(self, name: str, store: dict):
+        """The values of an input store: a set, or a list with each value repeated
+        as many times as its weight for a stream or multiset."""
+        if name in self.bags:
+            return [v for v, w in store.values() for _ in range(w)]
+        return set(store.values())
+
+    def _delayed_inputs(self) -> dict:
+        """The contents of each ``R-N`` relation: R's at the evaluation N commits ago
+        (empty before there was one)."""
+        out = {}
+        for name, d in self.delayed.items():
+            past = self.history[-d.delay] if len(self.history) >= d.delay else {}
+            out[name] = past.get(d.relation, ())
+        return out
+
+    def _remember(self, inputs: dict, result: dict) -> None:
+        if not self.delayed:
+            return
+        now = {d.relation: inputs[d.relation] if d.relation in inputs else
+               result.get(d.relation, ()) for d in self.delayed.values()}
+        self.history = (self.history + [now])[-self.depth:]
+
+    def _bag_changes(self, name: str, values, changes: dict) -> None:
+        """Changes of a stream or multiset output. A multiset's are the differences
+        of weights; a stream's are its whole contents (it starts every transaction
+        empty, and upstream prints no retractions for it), added up in the store
+        that ``dump`` prints, as upstream's output store does."""
+        t = self.outputs[name].record_type
+        new: dict = {}
+        for v in values:
+            k = sort_key(t, v, self.env)
+            new[k] = (v, new[k][1] + 1) if k in new else (v, 1)
+        weights, state = self.weights[name], self.state[name]
+        if name in self.streams:
+            delta = [(k, v, w) for k, (v, w) in new.items()]
+        else:
+            delta = [(k, v, w - weights.get(k, 0)) for k, (v, w) in new.items()]
+            delta += [(k, state[k], -w) for k, w in weights.items() if k not in new]
+            delta = [d for d in delta if d[2] != 0]
+        for k, v, w in delta:
+            total = weights.get(k, 0) + w
+            if total:
+                weights[k], state[k] = total, v
+            else:
+                weights.pop(k, None)
+                state.pop(k, None)
+        self._changed(name, delta, changes)
 
     def _maintain(self) -> dict[str, list]:
         """Send the committed inputs' changes; the outputs' changes come back."""
@@ -242,9 +304,11 @@ class _Session:
 
     def _dump_rel(self, name: str) -> None:
         t = self.outputs[name].record_type
-        rel = self.state[name]
+        rel, weights = self.state[name], self.weights.get(name, {})
         for k in sorted(rel):
-            self.out.write(format_value(t, rel[k], self.env) + "\n")
+            w = weights.get(k, 1)  # upstream shows a weight other than 1 after the value
+            shown = format_value(t, rel[k], self.env)
+            self.out.write((shown if w == 1 else f"{shown} {w:+d}") + "\n")
 
     def _index(self, cmd: Command) -> None:
         """``dump_index I;`` prints the records the index covers, ``query_index I(k)``
@@ -258,6 +322,8 @@ class _Session:
             records = self.state[rel].values()
         elif rel in self.inputs:
             records = self.committed_in[rel].values()
+            if rel in self.bags:
+                records = [v for v, _ in records]
         else:
             raise DatError(f"index {index.name} is over `{rel}`, which is neither an "
                            f"input nor an output relation")
@@ -325,15 +391,16 @@ class _Session:
 
     def _input(self, name: str):
         info = self._relation(name)
-        if info.role != "input":
+        if info.role != "input" or name in self.delayed:
             raise DatError(f"relation {name} is not an input relation")
-        if info.kind != "relation":
-            raise DatError(f"updates to input {info.kind} `{name}` are not supported yet")
         return info, self.working_in[name]
 
     def _apply(self, cmd: Command, value) -> None:
         info, store = self._input(cmd.relation)
         t, op, env = info.record_type, cmd.op, self.env
+        if info.name in self.bags:
+            self._apply_weight(info, store, op, value)
+            return
         if info.name not in self.key_of:
             if op in ("insert_or_update", "delete_key", "modify"):
                 raise DatError(f"`{op}` needs a primary key, and relation {info.name} "
@@ -376,6 +443,25 @@ class _Session:
                                f"'{format_value(t, old, env)}'")
             del store[k]
 
+    def _apply_weight(self, info, store: dict, op: str, value) -> None:
+        """An update of a stream or multiset: insert adds one to the value's weight,
+        delete takes one away."""
+        if op not in ("insert", "delete"):
+            raise DatError(f"`{op}` is not defined for {info.kind} {info.name}")
+        k = sort_key(info.record_type, value, self.env)
+        v, w = store.get(k, (value, 0))
+        w += 1 if op == "insert" else -1
+        if w < 0:
+            # upstream gives the value weight -1; rows stored one per unit of weight
+            # cannot hold that
+            raise DatError(f"deleting {format_value(info.record_type, value, self.env)}, "
+                           f"which {info.name} does not hold: negative weights are not "
+                           f"supported")
+        if w:
+            store[k] = (v, w)
+        else:
+            del store[k]
+
     def _clear(self, name: str) -> None:
         info = self.rels.get(name)
         if info is None or info.role != "input":
@@ -384,8 +470,6 @@ class _Session:
             raise DatError("clear_relation: no transaction in progress")
         if info.kind == "stream":
             raise DatError("clear_relation: operation not supported for streams")
-        if info.kind != "relation":
-            raise DatError(f"updates to input {info.kind} `{name}` are not supported yet")
         self.working_in[name] = {}
 
 

@@ -124,3 +124,11 @@ def union_all_distinct(queries: list[exp.Expression]) -> exp.Expression:
     return out
 
 
+
+
+def union_all(queries: list[exp.Expression]) -> exp.Expression:
+    """The bag union of ``queries``: duplicates kept."""
+    out = queries[0]
+    for q in queries[1:]:
+        out = exp.union(out, q, distinct=False)
+    return out

@@ -11,7 +11,8 @@ from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Lo
                                Subtract, Table, Union)
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
-from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all_distinct
+from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all
+from dl2sql.sqlgen.blocks import union_all_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.trees import select_all, table
 from dl2sql.sqlgen.types import sql_type
@@ -67,6 +68,8 @@ class Lowering:
         if isinstance(q, Union):
             if not q.parts:
                 return empty_select(self.layouts[q.relation], self.ec)
+            if q.bag:  # one row per unit of weight: no DISTINCT anywhere
+                return union_all([_keep_duplicates(self.query(x)) for x in q.parts])
             return union_all_distinct([self.query(x) for x in q.parts])
         if isinstance(q, Distribute):
             return self.ec.dialect.distribute(self.query(q.query), list(q.keys))
@@ -96,3 +99,10 @@ class Lowering:
         if isinstance(b, GroupBlock):
             return group_select(b, self.layouts[b.relation], self.table_of, self.ec)
         return block_select(b, self.layouts[b.relation], self.table_of, self.ec)
+
+
+def _keep_duplicates(q: exp.Expression) -> exp.Expression:
+    """``q`` without its ``SELECT DISTINCT`` (a bag's rows, one per derivation)."""
+    if isinstance(q, exp.Select):
+        q.set("distinct", None)
+    return q

@@ -11,6 +11,7 @@ from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.infer import zonk
+from dl2sql.types.transactional import check_stream_rule
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
 
@@ -36,6 +37,7 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
         for d in m.decls:
             if isinstance(d, A.Rule):
                 rules.append(RuleChecker(syms, m.name, diags).rule(d))
+                check_stream_rule(d, m.name, syms, diags)
             elif isinstance(d, (A.TransformerDecl, A.ApplyDecl)):
                 diags.error(d.span, "transformers are not supported")
     diags.raise_if_errors()
@@ -49,8 +51,6 @@ def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:
         for d in m.decls:
             if not isinstance(d, A.RelationDecl):
                 continue
-            if d.kind != "relation":
-                diags.error(d.span, f"`{d.kind}` relations are not supported yet")
             q = qualify(m.name, d.name)
             _source_attribute(d, q, syms, diags)
             if d.primary_key is not None and q in syms.relations:

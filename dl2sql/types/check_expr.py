@@ -24,6 +24,9 @@ class ExprChecker:
 
     def __init__(self, syms: Symbols, module: str, inf: Inference, diags: Diagnostics):
         self.syms, self.module, self.inf, self.diags = syms, module, inf, diags
+        # a generic function's type variables, as this instance binds them: local
+        # annotations such as `var v: Vec<'A>` may name them
+        self.tparams: dict[str, Type] = {}
 
     # ------------------------------------------------------------------ helpers
     def unsupported(self, span: Span, what: str) -> T.TExpr:
@@ -119,7 +122,7 @@ class ExprChecker:
                 return T.TConst(self.inf.fresh(), None)
             return T.TTupleGet(t.elems[e.index], inner, e.index)
         if isinstance(e, A.ETyped):
-            t = self.syms.to_type(e.type, self.module, {}, self.diags)
+            t = self.syms.to_type(e.type, self.module, self.tparams, self.diags)
             return self.expr(e.expr, scope, t)
         if isinstance(e, A.ECast):
             return self._cast(e, scope)
@@ -353,7 +356,7 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
 
     def _cast(self, e: A.ECast, scope) -> T.TExpr:
         inner = self.expr(e.expr, scope)
-        target = self.syms.to_type(e.type, self.module, {}, self.diags)
+        target = self.syms.to_type(e.type, self.module, self.tparams, self.diags)
         src = self.resolved(inner.type)
         if is_infer_var(src) and src.name in self.inf.int_literals:
             self.inf.unify(src, target, e.span)

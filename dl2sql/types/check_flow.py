@@ -169,7 +169,7 @@ class FlowChecks:
         params = []
         for i, p in enumerate(e.params):
             if p.type is not None:
-                t = self.syms.to_type(p.type, self.module, {}, self.diags)
+                t = self.syms.to_type(p.type, self.module, self.tparams, self.diags)
             elif isinstance(hint, TFunc) and i < len(hint.params):
                 t = hint.params[i]
             else:
@@ -183,7 +183,7 @@ class FlowChecks:
         saved_ret, self.ret_type = self.ret_type, None  # `return` belongs to the closure
         saved_mut = getattr(self, "mutable", frozenset())
         self.mutable = saved_mut | {n for (n, _), m in zip(params, mutable) if m}
-        ret_hint = self.syms.to_type(e.ret, self.module, {}, self.diags) if e.ret else \
+        ret_hint = self.syms.to_type(e.ret, self.module, self.tparams, self.diags) if e.ret else \
             (hint.ret if isinstance(hint, TFunc) else None)
         body = (self.statement(e.body, inner, None) if isinstance(e.body, A.EAssign)
                 else self.expr(e.body, inner, ret_hint))

@@ -54,6 +54,7 @@ def instantiate_functions(roots: list, syms: Symbols, diags: Diagnostics) -> dic
         ret = (syms.to_type(sym.decl.ret, sym.module, mapping, diags) if sym.decl.ret
                else UNIT)
         checker.ret_type = ret
+        checker.tparams = mapping
         checker.mutable = frozenset(p.name for p in sym.decl.params if p.mutable)
         body = checker.expr(sym.decl.body, dict(params), ret)
         checker.inf.default_literals()

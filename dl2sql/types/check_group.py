@@ -93,7 +93,7 @@ class GroupChecks:
         if direct:
             name = e.lhs.name
             if e.lhs.type is not None:
-                self.inf.unify(self.syms.to_type(e.lhs.type, self.module, {}, self.diags),
+                self.inf.unify(self.syms.to_type(e.lhs.type, self.module, self.tparams, self.diags),
                                gtype, e.lhs.span)
         else:
             self._groups = getattr(self, "_groups", 0) + 1

@@ -10,6 +10,7 @@ from dl2sql.types.check_group import GroupChecks, find_aggregation
 from dl2sql.types.infer import Inference, has_open_type, zonk
 from dl2sql.types.model import BOOL, REF, TRANSPARENT, TNamed, TTuple, Type
 from dl2sql.types.symbols import Symbols
+from dl2sql.types.transactional import check_atom_kind, delayed_relation
 
 BIND, NO_BIND = "bind", "no-bind"
 SHADOW = "shadow"  # match arms may rebind visible names (upstream's std_test does)
@@ -43,7 +44,7 @@ class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
                                          f"used in a negated atom" + suggest(name, scope))
                 return T.PWild(expected)
             if isinstance(e, A.EVarDecl) and e.type is not None:
-                self.inf.unify(self.syms.to_type(e.type, self.module, {}, self.diags),
+                self.inf.unify(self.syms.to_type(e.type, self.module, self.tparams, self.diags),
                                expected, e.span)
             pending[name] = expected
             return T.PVar(expected, name)
@@ -61,7 +62,7 @@ class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
             pending[e.name] = expected
             return T.PBind(expected, e.name, inner)
         if isinstance(e, A.ETyped):
-            t = self.syms.to_type(e.type, self.module, {}, self.diags)
+            t = self.syms.to_type(e.type, self.module, self.tparams, self.diags)
             self.inf.unify(t, expected, e.span)
             return self.pattern(e.expr, expected, scope, mode, pending)
         if isinstance(e, A.ERef):
@@ -109,9 +110,10 @@ class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
     def atom(self, a: A.Atom, scope, mode) -> tuple[str, T.Pattern]:
         """Relation name and record pattern of a body atom; binds into ``scope``."""
         rel = self._relation(a.relation, a.span)
-        if a.delay or a.diff:
-            self.diags.error(a.span, "delayed and differentiated relations are not "
-                                     "supported yet")
+        if rel is not None and (a.delay or a.diff):
+            check_atom_kind(a, rel, self.syms, self.diags)
+            if a.delay:  # `R-N` reads R's contents of N transactions ago, stored apart
+                rel = delayed_relation(self.syms, rel, a.delay, a.span)
         if rel is None:
             pending: dict[str, Type] = {}
             for arg in a.args:
@@ -212,8 +214,11 @@ class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
         if info.role == "input" and has_body:
             self.diags.error(h.span, f"input relation `{h.relation}` cannot be derived by a "
                                      f"rule (only facts may add to it)")
-        if h.delay or h.diff:
+        if h.delay:
             self.diags.error(h.span, "a delayed relation cannot be a rule head")
+        if h.diff:
+            self.diags.error(h.span, "differentiation (') is not allowed in the head "
+                                     "of a rule")
         rtype = info.record_type
         if h.whole is not None:
             return T.Head(h.span, rel, self.expr(h.whole, scope, rtype))

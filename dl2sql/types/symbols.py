@@ -60,6 +60,8 @@ class Symbols:
     functions: dict[str, list[FunctionSym]] = field(default_factory=dict)
     scopes: dict[str, ModuleScope] = field(default_factory=dict)
     type_spans: dict[str, Span] = field(default_factory=dict)
+    # generated relation -> what it delays (dl2sql.types.transactional.Delayed)
+    delayed: dict[str, object] = field(default_factory=dict)
 
     # -------------------------------------------------------------- resolution
     def candidates(self, name: str, module: str) -> list[str]:

@@ -309,9 +309,49 @@ def test_incomplete_trailing_command_is_ignored():
     assert rc == 0 and out == "" and "warning" in err
 
 
-def test_unsupported_kinds_and_engine_failures():
-    rc, _, err = run(FactsProgram(kind="multiset"), "")
-    assert rc == 1 and "not supported" in err
+class BagProgram:
+    """input multiset In(x: u32); output multiset Out(x) :- In(x), and output stream
+    S(x) :- In(x) (a fake: the session only sees kinds and contents)."""
+
+    def __init__(self, in_kind="multiset"):
+        env = base_env()
+        self.type_env = env
+        self.relations = {
+            "In": RelationInfo("In", "input", in_kind, struct(env, "In", ("x", U32))),
+            "Out": RelationInfo("Out", "output", "multiset", struct(env, "Out", ("x", U32))),
+            "S": RelationInfo("S", "output", "stream", struct(env, "S", ("x", U32)))}
+
+    def evaluate(self, inputs):
+        assert isinstance(inputs["In"], list)  # a bag arrives with its duplicates
+        return {"Out": [Record("Out", r.fields) for r in inputs["In"]],
+                "S": [Record("S", r.fields) for r in inputs["In"]]}
+
+
+def test_multiset_weights_and_stream_dumps():
+    rc, out, err = run(BagProgram(), "start; insert In(1), insert In(1), insert In(2); "
+                                     "commit dump_changes; start; delete In(1); "
+                                     "commit dump_changes; dump Out; dump S;")
+    assert rc == 0, err
+    assert out == ("Out:\nOut{.x = 1}: +2\nOut{.x = 2}: +1\n"
+                   "S:\nS{.x = 1}: +2\nS{.x = 2}: +1\n"
+                   # a multiset's change is the difference of weights; a stream's is
+                   # its whole contents, and its dump adds them all up
+                   "Out:\nOut{.x = 1}: -1\nS:\nS{.x = 1}: +1\nS{.x = 2}: +1\n"
+                   "Out{.x = 1}\nOut{.x = 2}\nS{.x = 1} +3\nS{.x = 2} +2\n")
+
+
+def test_stream_input_starts_empty_and_negative_weights_fail():
+    rc, out, err = run(BagProgram("stream"), "start; insert In(1); commit dump_changes; "
+                                             "start; commit dump_changes;")
+    assert rc == 0 and out == ("Out:\nOut{.x = 1}: +1\nS:\nS{.x = 1}: +1\n"
+                               "Out:\nOut{.x = 1}: -1\n")
+    rc, _, err = run(BagProgram(), "start; delete In(1); commit;")
+    assert rc == 1 and "negative weights are not supported" in err
+    rc, _, err = run(BagProgram("stream"), "start; clear In; commit;")
+    assert rc == 1 and "not supported for streams" in err
+
+
+def test_engine_failures():
 
     class Boom(PathProgram):
         def evaluate(self, inputs):
