@@ -1,6 +1,8 @@
 """Type checking of expressions and patterns inside a rule, producing typed IR."""
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Optional
 
 from dl2sql.ast import nodes as A
@@ -96,16 +98,23 @@ class ExprChecker:
         if isinstance(e, A.EStruct):
             return self._struct(e, scope)
         if isinstance(e, A.EVec):
-            first = self.expr(e.elems[0], scope)
+            # the declared element type types the elements (`[-1, 2]` in a Vec<bigint>)
+            hint = self._args_of(expected, VEC, 1)
+            first = self.expr(e.elems[0], scope, hint and hint[0])
             elems = (first,) + tuple(self.expr(x, scope, first.type) for x in e.elems[1:])
             return T.TVec(TNamed(VEC, (first.type,)), elems)
         if isinstance(e, A.EMapLit):
-            k0, v0 = self.expr(e.entries[0][0], scope), self.expr(e.entries[0][1], scope)
+            hint = self._args_of(expected, MAP, 2) or (None, None)
+            k0 = self.expr(e.entries[0][0], scope, hint[0])
+            v0 = self.expr(e.entries[0][1], scope, hint[1])
             entries = [(k0, v0)] + [(self.expr(k, scope, k0.type), self.expr(v, scope, v0.type))
                                     for k, v in e.entries[1:]]
             return T.TMapLit(TNamed(MAP, (k0.type, v0.type)), tuple(entries))
         if isinstance(e, A.ETuple):
-            elems = tuple(self.expr(x, scope) for x in e.elems)
+            hint = self.resolved(expected) if expected is not None else None
+            types = (hint.elems if isinstance(hint, TTuple) and len(hint.elems) == len(e.elems)
+                     else (None,) * len(e.elems))
+            elems = tuple(self.expr(x, scope, t) for x, t in zip(e.elems, types))
             return T.TTupleE(TTuple(tuple(x.type for x in elems)), elems)
         if isinstance(e, A.EBinOp):
             return self._binop(e, scope, expected)
@@ -293,6 +302,8 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
         if e.op == "-" and isinstance(e.expr, A.EInt) and e.expr.width is None:
             # `-5` is a negative literal, so its range is checked as such
             return T.TConst(self.inf.int_literal(-e.expr.value, e.span), -e.expr.value)
+        if e.op == "-" and isinstance(e.expr, A.EFloat):
+            return self._expr(dataclasses.replace(e.expr, value=-e.expr.value), scope, expected)
         inner = self.expr(e.expr, scope, expected)
         if e.op == "-":
             self._require(inner, e.span, lambda t: isinstance(
@@ -302,6 +313,16 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
             self._require(inner, e.span, lambda t: isinstance(t, (TBit, TSigned)),
                           "`~`", "bit<N> or signed<N>")
         return T.TUn(inner.type, e.op, inner)
+
+    def _args_of(self, expected, name: str, arity: int) -> Optional[tuple]:
+        """The type arguments of ``expected`` when it is the collection ``name``
+        (type aliases are expanded already), else None."""
+        if expected is None:
+            return None
+        t = self.resolved(expected)
+        if isinstance(t, TNamed) and t.name == name and len(t.args) == arity:
+            return t.args
+        return None
 
     def _function_value(self, e: A.EVar, expected) -> Optional[A.EClosure]:
         """A function named as a value (``v.map(to_string)``), as the closure
