@@ -189,3 +189,125 @@ def test_cli_run_on_cluster_with_files_and_an_executor_dying_mid_task(cluster, b
         want = (reference / name).read_text().splitlines()
         assert got[0] == want[0] and sorted(got[1:]) == sorted(want[1:]), name
     assert sorted(os.listdir(checkpoints)) == []  # the run's checkpoint files are gone
+
+
+MAINTAIN_CHILD = textwrap.dedent("""
+    import json, os, sys
+    from pyspark.sql import SparkSession
+    conf, program_text, edges, checkpoint_dir, tests = json.loads(sys.stdin.read())
+    edges = [tuple(e) for e in edges]
+    builder = SparkSession.builder.appName("dl2sql-cluster-maintain")
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    app = spark.sparkContext.applicationId
+    sys.path.insert(0, tests)
+    from cluster import EXECUTOR_CLASS, processes
+    import dl2sql
+
+    def note(x):
+        return x
+
+    def kill_executors():
+        killed = []
+        for pid, (cmdline, _) in processes().items():
+            if EXECUTOR_CLASS in cmdline and f"--app-id {app} " in cmdline + " ":
+                os.kill(pid, 9)
+                killed.append(pid)
+        return killed
+
+    class KillInLoop:  # kills every executor in the first loop of a transaction
+        def __init__(self):
+            self.armed, self.killed = False, []
+        def on_iteration(self, stratum, iteration, counts, seconds):
+            if self.armed and not self.killed:
+                self.killed = kill_executors()
+        def on_loop_end(self, stratum, iterations, seconds):
+            pass
+        def on_stratum(self, name, method, seconds):
+            pass
+
+    program = dl2sql.compile(program_text, extern={"note": note})
+    progress = KillInLoop()
+    live = program.maintain(spark=spark, inputs={"Edge": edges}, progress=progress,
+                            checkpoint_dir=checkpoint_dir)
+    steps = []
+    # between transactions, every executor dies: the stored relations are files
+    between = kill_executors()
+    live.apply(insert={"Edge": [(5, 30)]}, delete={"Edge": [(10, 11)]})
+    steps.append(live.last.methods)
+    progress.armed = True  # and now in the middle of one
+    live.apply(insert={"Edge": [(10, 11), (40, 41)]}, delete={"Edge": [(31, 0)]})
+    steps.append(live.last.methods)
+    contents = {rel: sorted([int(v) for v in r] for r in live.contents(rel).collect())
+                for rel in ("Path", "G")}
+    live.close()
+    # no checkpoint directory: the relations are lost with the executors
+    bare_live = program.maintain(spark=spark, inputs={"Edge": edges})
+    lost = kill_executors()
+    try:
+        bare_live.apply(insert={"Edge": [(5, 30)]}, delete={"Edge": [(10, 11)]})
+        error = None
+    except dl2sql.RuntimeFailure as e:
+        error = str(e)
+    print(json.dumps({"contents": contents, "between": between,
+                      "during": progress.killed, "methods": steps, "lost": lost,
+                      "error": error}), flush=True)
+    spark.stop()
+""")
+
+
+def test_maintained_program_on_cluster_survives_executors_dying(cluster, bare, tmp_path):
+    conf = cluster.driver_conf(bare)
+    checkpoints = tmp_path / "checkpoints"
+    checkpoints.mkdir()
+    code, out, err = run_child(MAINTAIN_CHILD, json.dumps(
+        [conf, PROGRAM, EDGES, str(checkpoints), TESTS]), timeout=900,
+        env=_driver_env(bare))
+    assert code == 0, f"{err[-4000:]}\n{cluster.logs()}"
+    report = json.loads(out.strip().splitlines()[-1])
+    assert len(report["between"]) == 2 and len(report["during"]) == 2, report
+    edges = (set(EDGES) - {(31, 0)}) | {(5, 30), (40, 41)}
+    program = dl2sql.compile(PROGRAM, extern={"note": lambda x: x})
+    want = program.run(engine="duckdb", inputs={"Edge": sorted(edges)})
+    expected = {rel: sorted(list(map(int, r)) for r in frame.fetchall())
+                for rel, frame in want.items()}
+    assert report["contents"] == expected
+    assert all(m["Path"] for m in report["methods"]), report["methods"]
+    assert len(report["lost"]) == 2
+    assert report["error"] and "executor" in report["error"], report["error"]
+
+
+def test_cli_state_on_cluster(cluster, bare, tmp_path):
+    (tmp_path / "prog.dl").write_text(PROGRAM)
+    day0, day1 = tmp_path / "day0", tmp_path / "day1"
+    day0.mkdir()
+    day1.mkdir()
+    (day0 / "Edge.csv").write_text("x,y\n" + "".join(f"{x},{y}\n" for x, y in EDGES))
+    (day1 / "Edge.delete.csv").write_text("x,y\n31,0\n")
+    (day1 / "Edge.insert.csv").write_text("x,y\n5,30\n")
+    (tmp_path / "externs.py").write_text("def note(x):\n    return x\n")
+    state, checkpoints = tmp_path / "state", tmp_path / "checkpoints"
+    for day in (day0, day1):
+        command = [sys.executable, "-m", "dl2sql", "run", str(tmp_path / "prog.dl"),
+                   "--state", str(state), "--input", str(day), "--output",
+                   str(tmp_path / f"out-{day.name}"), "--format", "csv",
+                   "--externs", str(tmp_path / "externs.py"), "--master",
+                   cluster.master_url, "--checkpoint-dir", str(checkpoints)]
+        code, _, err = run_child("", args=command, timeout=600, env=_driver_env(bare))
+        assert code == 0, f"{err[-4000:]}\n{cluster.logs()}"
+    # day1's output: the changes, each row with its weight, as DuckDB computes them
+    program = dl2sql.compile(PROGRAM, extern={"note": lambda x: x})
+    before = program.run(engine="duckdb", inputs={"Edge": EDGES})
+    old = {rel: {tuple(map(int, r)) for r in f.fetchall()} for rel, f in before.items()}
+    after = program.run(engine="duckdb", inputs={
+        "Edge": sorted((set(EDGES) - {(31, 0)}) | {(5, 30)})})
+    new = {rel: {tuple(map(int, r)) for r in f.fetchall()} for rel, f in after.items()}
+    for rel in ("Path", "G"):
+        lines = (tmp_path / "out-day1" / f"{rel}.csv").read_text().splitlines()
+        assert lines[0].split(",")[-1] == "weight", lines[0]
+        got = sorted(tuple(map(int, line.split(","))) for line in lines[1:])
+        want = sorted([r + (1,) for r in new[rel] - old[rel]]
+                      + [r + (-1,) for r in old[rel] - new[rel]])
+        assert got == want and got, rel
+    assert os.listdir(checkpoints) == []  # each run's checkpoint files are gone

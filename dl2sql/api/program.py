@@ -140,7 +140,8 @@ class Program:
 
     def maintain(self, inputs: Optional[dict] = None, engine: str = "spark", spark=None,
                  master: Optional[str] = None, con=None, progress=None,
-                 state: Optional[str] = None, choice: Optional[Choice] = None):
+                 state: Optional[str] = None, choice: Optional[Choice] = None,
+                 checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None):
         """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
@@ -149,9 +150,12 @@ class Program:
         (``Maintained.save``), they are opened from there instead (``inputs`` must
         then be None); a directory without a saved state is evaluated as usual.
         ``choice`` says when a stratum is recomputed rather than maintained
-        (:class:`~dl2sql.incremental.execute.Choice`; the default was measured)."""
+        (:class:`~dl2sql.incremental.execute.Choice`; the default was measured).
+        ``checkpoint_dir`` and ``partitions`` are :meth:`run`'s: on a cluster, the
+        stored relations survive lost executors only in a checkpoint directory."""
         choice = choice or Choice()
-        runner = get_engine(engine).runner(Settings(spark, master, con, None, None))
+        runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
+                                                    partitions))
         self._runners.add(runner)
         folder = current(state) if state is not None else None
         if folder is None:

@@ -92,6 +92,9 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
     changes = change_files(program, args.input)
     recorder = RecordingProgress()
     started = time.perf_counter()
+    spark_options = dict(engine=args.engine, master=args.master,
+                         checkpoint_dir=getattr(args, "checkpoint_dir", None),
+                         partitions=getattr(args, "partitions", None))
     with program:
         if current(args.state) is None:
             refused = sorted(f"{file_stem(r)}.{k}" for r, kinds in changes.items()
@@ -102,12 +105,10 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
                                  f"{', '.join(refused)} (the first run of a state takes "
                                  f"insertions only)")
             inputs = {rel: kinds["insert"] for rel, kinds in changes.items()}
-            live = program.maintain(inputs=inputs, engine=args.engine, master=args.master,
-                                    progress=recorder)
+            live = program.maintain(inputs=inputs, progress=recorder, **spark_options)
             what = "created"
         else:
-            live = program.maintain(state=args.state, engine=args.engine, master=args.master,
-                                    progress=recorder)
+            live = program.maintain(state=args.state, progress=recorder, **spark_options)
             by_kind = {k: {rel: kinds[k] for rel, kinds in changes.items() if k in kinds}
                        for k in CHANGE_KINDS}
             live.apply(by_kind["insert"], by_kind["delete"],
