@@ -189,7 +189,11 @@ class Result:
 def choice_of(args) -> Choice:
     """The :class:`Choice` the command line asks for (Choice's defaults otherwise)."""
     given = {k: v for k, v in (("overdelete_share", args.overdelete_share),
-                               ("recompute_share", args.recompute_share)) if v is not None}
+                               ("recompute_share", args.recompute_share),
+                               ("overdelete_time_share", args.overdelete_time_share),
+                               ("backoff", args.backoff)) if v is not None}
+    if given.get("overdelete_time_share") == 0:
+        given["overdelete_time_share"] = None
     return Choice(**given)
 
 
@@ -303,6 +307,10 @@ def main(argv=None) -> int:
                     help="Choice.overdelete_share (default: Choice's)")
     ap.add_argument("--recompute-share", type=float, default=None,
                     help="Choice.recompute_share (default: Choice's)")
+    ap.add_argument("--overdelete-time-share", type=float, default=None,
+                    help="Choice.overdelete_time_share (default: Choice's; 0: off)")
+    ap.add_argument("--backoff", type=int, default=None,
+                    help="Choice.backoff (default: Choice's; 0: off)")
     ap.add_argument("--quick", action="store_true",
                     help="N=500, sizes 1+1 and 10, 5 transactions")
     args = ap.parse_args(argv)

@@ -33,9 +33,7 @@ SELECT DISTINCT
   `t1`.`_v`.`name`
 FROM `Boxed` AS `t1`
 WHERE
-  `t1`.`_v`.`neg` = -(
-    CAST(2.0 AS DOUBLE)
-  );
+  `t1`.`_v`.`neg` = CAST(-2.0 AS DOUBLE);
 -- Trees: non-recursive rules [partitioned by set]
 CREATE OR REPLACE TEMPORARY VIEW `Trees` AS
 SELECT /*+ REPARTITION(`set`) */
