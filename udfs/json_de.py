@@ -16,7 +16,8 @@ from dl2sql.types.model import (MAP, OPTION, SET, VEC, TBigInt, TBit, TBool, TDo
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 unwrapped)
 from dl2sql.udfs.json_ser import JSON_VALUE, JSON_WRAPPER, attrs, field_name
-from dl2sql.udfs.json_text import JsonError, Node
+from dl2sql.udfs.json_text import JsonError, Node, format_ryu
+from dl2sql.udfs.json_value import tree_to_jvalue
 
 
 def _rust_int(t) -> tuple[str, int, int]:
@@ -36,7 +37,6 @@ def _unexpected(n: Node) -> str:
     if n.kind == "int":
         return f"integer `{n.value}`"
     if n.kind == "float":
-        from dl2sql.udfs.json_text import format_ryu
         return f"floating point `{format_ryu(n.value)}`"
     if n.kind == "str":
         return f"string {_rust_debug(n.value)}"
@@ -147,7 +147,6 @@ def _value(env: TypeEnv, t: Type, n: Node, pos: bool):
             return Record("ddlog_std::None", ())
         return Record("ddlog_std::Some", (from_node(env, t.args[0], n, pos),))
     if t.name == JSON_VALUE:
-        from dl2sql.udfs.lib_json import tree_to_jvalue
         return tree_to_jvalue(n, env)
     if t.name == JSON_WRAPPER:
         return Record(env.ctors(t)[0].name, (from_node(env, t.args[0], n, pos),))

@@ -8,6 +8,7 @@ from dl2sql.types.model import (MAP, OPTION, SET, VEC, TBigInt, TBit, TBool, TDo
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 unwrapped)
 from dl2sql.udfs.json_text import Float, Obj
+from dl2sql.udfs.json_value import jvalue_node, node_tree
 
 JSON_VALUE, JSON_WRAPPER = "json::JsonValue", "json::JsonWrapper"
 
@@ -53,7 +54,6 @@ def to_tree(env: TypeEnv, t: Type, v):
     if t.name == OPTION:
         return None if v.ctor.endswith("None") else to_tree(env, t.args[0], v.fields[0])
     if t.name == JSON_VALUE:
-        from dl2sql.udfs.lib_json import jvalue_node, node_tree
         return node_tree(jvalue_node(v))
     if t.name == JSON_WRAPPER:
         return to_tree(env, t.args[0], v.fields[0])
