@@ -32,6 +32,7 @@ from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.values import Record
 from dl2sql.udfs.lib_collections import LIBRARY_COLLECTIONS
 from dl2sql.udfs.lib_fp import FP
+from dl2sql.udfs.lib_json import LIBRARY_JSON
 from dl2sql.udfs.std_group import with_groups
 from dl2sql.runtime.order import sort_key
 from dl2sql.udfs.std_base import NONE, Ctx, Mut, some, typed
@@ -363,5 +364,6 @@ STD.update({_S + raw: STD[_S + base] for raw, base in _RAW_SPELLINGS.items()
 with_groups(STD, _S)
 STD.update(FP)
 STD.update(LIBRARY_COLLECTIONS)
+STD.update(LIBRARY_JSON)
 # the older `intern` library: interned strings are the strings themselves
 STD.update({"intern::string_intern": _ref, "intern::istring_str": _ref})

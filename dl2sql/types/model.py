@@ -155,13 +155,16 @@ class CtorDef:
 
 @dataclass(frozen=True)
 class TypeDefn:
-    """The definition of a named type: constructors, or ``extern`` (opaque)."""
+    """The definition of a named type: constructors, or ``extern`` (opaque). ``serde``
+    holds its serialization attributes as ``(key, value)`` pairs (see
+    :mod:`dl2sql.types.serde_attrs`), read by the ``json`` library."""
 
     name: str
     params: tuple[str, ...]
     ctors: tuple[CtorDef, ...] = ()
     extern: bool = False
     module: str = ""
+    serde: tuple[tuple[str, str], ...] = ()
 
 
 def substitute(t: Type, mapping: dict[str, Type]) -> Type:

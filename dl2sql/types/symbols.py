@@ -7,6 +7,7 @@ from typing import Optional
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
+from dl2sql.types.serde_attrs import serde_attrs
 from dl2sql.types.model import (REF, BIGINT, BOOL, DOUBLE, FLOAT, STD, STRING, CtorDef,
                                 RelationInfo, TBit, TFunc, TNamed, TSigned, TTuple,
                                 TVar, Type, TypeDefn, TypeEnv, substitute)
@@ -211,7 +212,8 @@ def _define_ctors(modules, syms: Symbols, diags: Diagnostics) -> None:
                 tparams = {p: TVar(p) for p in d.params}
                 ctors = tuple(_ctor(c, m.name, tparams, syms, diags) for c in d.ctors)
                 _check_ctor_fields(d.name, ctors, d.span, diags)
-                syms.env.add(TypeDefn(qualify(m.name, d.name), d.params, ctors, False, m.name))
+                syms.env.add(TypeDefn(qualify(m.name, d.name), d.params, ctors, False, m.name,
+                                      serde_attrs(d)))
             elif isinstance(d, A.RelationDecl) and d.fields is not None:
                 q = qualify(m.name, d.name)
                 fields = tuple((f.name, syms.to_type(f.type, m.name, {}, diags))

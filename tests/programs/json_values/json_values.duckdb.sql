@@ -1,0 +1,55 @@
+-- Events
+CREATE OR REPLACE TEMPORARY VIEW "Events" AS
+SELECT DISTINCT
+  DL2SQL_UDF_1(
+    CASE
+      WHEN CAST((
+        "t1"."id"
+      ) % (
+        CAST(2 AS BIGINT)
+      ) AS BIGINT) = CAST(0 AS BIGINT)
+      THEN {'tag': CAST(0 AS BIGINT), 'Start_at': "t1"."id"}
+      ELSE {'tag': CAST(1 AS BIGINT), 'Start_at': CAST(0 AS BIGINT)}
+    END
+  )."Ok_res" AS "json"
+FROM "Text" AS "t1"
+WHERE
+  DL2SQL_UDF_1(
+    CASE
+      WHEN CAST((
+        "t1"."id"
+      ) % (
+        CAST(2 AS BIGINT)
+      ) AS BIGINT) = CAST(0 AS BIGINT)
+      THEN {'tag': CAST(0 AS BIGINT), 'Start_at': "t1"."id"}
+      ELSE {'tag': CAST(1 AS BIGINT), 'Start_at': CAST(0 AS BIGINT)}
+    END
+  )."tag" = 0;
+-- Field
+CREATE OR REPLACE TEMPORARY VIEW "Field" AS
+SELECT DISTINCT
+  "t1"."id",
+  DL2SQL_UDF_2("t1"."json") AS "sensor"
+FROM "Text" AS "t1"
+WHERE
+  DL2SQL_UDF_3("t1"."json")
+  AND DL2SQL_UDF_4("t1"."json")
+  AND DL2SQL_UDF_5("t1"."json");
+-- Parsed
+CREATE OR REPLACE TEMPORARY VIEW "Parsed" AS
+SELECT DISTINCT
+  "t1"."id",
+  DL2SQL_UDF_6("t1"."json") AS "r"
+FROM "Text" AS "t1";
+-- Back
+CREATE OR REPLACE TEMPORARY VIEW "Back" AS
+SELECT DISTINCT
+  "t1"."id",
+  DL2SQL_UDF_7("t1"."r"."Ok_res")."Ok_res" AS "json"
+FROM "Parsed" AS "t1"
+WHERE
+  "t1"."r"."tag" = 0 AND DL2SQL_UDF_7("t1"."r"."Ok_res")."tag" = 0;
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
+SELECT DISTINCT
+  TRUE AS "_unit";
