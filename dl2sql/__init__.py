@@ -9,15 +9,6 @@ and must not need the compiler (or sqlglot and lark) for that.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
-
-# In a source checkout, `udfs/` sits beside this package and installs as
-# `dl2sql.udfs`. An editable install of some checkout maps `dl2sql.udfs` to *its*
-# folder, which would shadow this checkout's when it is run through PYTHONPATH (a
-# second worktree): searching the checkout's root too finds its own folder first.
-_ROOT = Path(__file__).resolve().parents[1]
-if (_ROOT / "pyproject.toml").is_file() and (_ROOT / "udfs" / "__init__.py").is_file():
-    __path__.append(str(_ROOT))
 
 _EXPORTS = {
     "compile": "dl2sql.api.program",
