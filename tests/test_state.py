@@ -110,3 +110,33 @@ def test_cli_run_with_state_applies_files_of_changes(tmp_path, capsys):
     (day1 / "Edgy.insert.csv").write_text("s,d\n")
     assert main(args + ["--input", str(day1)]) == 1
     assert "RELATION.{insert,delete,insert_or_update}.ext" in capsys.readouterr().err
+
+
+def test_state_at_a_hadoop_url(spark, tmp_path):
+    url = (tmp_path / "state").as_uri()  # file:///...: through Hadoop's file systems
+    program = dl2sql.compile(TC)
+    live = program.maintain(spark=spark, inputs={"Edge": [(1, 2), (2, 3)]})
+    live.save(url)
+    live.close()
+    again = program.maintain(spark=spark, state=url)
+    assert sorted_rows(again.contents("Reach")) == [(1, 2), (1, 3), (2, 3)]
+    changes = again.apply(insert={"Edge": [(3, 4)]})
+    assert sorted_rows(changes["Reach"]) == [(1, 4, 1), (2, 4, 1), (3, 4, 1)]
+    # a save that dies before its commit: the half-written version is never current
+    (tmp_path / "state" / "v2").mkdir()
+    (tmp_path / "state" / "v2" / "relation.Edge.parquet").write_text("partial")
+    again.save(url)  # v3 commits and removes v1 and the partial v2
+    assert sorted(p.name for p in (tmp_path / "state").iterdir()) == ["v3"]
+    files = {p.name for p in (tmp_path / "state" / "v3").iterdir()}
+    assert "manifest.json" in files and ".manifest.json.tmp" not in files
+    again.close()
+    third = program.maintain(spark=spark, state=url)
+    assert sorted_rows(third.contents("Reach")) == [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4),
+                                                    (3, 4)]
+    third.close()
+    with pytest.raises(InputError, match="needs the Spark engine"):
+        program.maintain(engine="duckdb", state=url)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="holds files but no saved version"):
+        program.maintain(spark=spark, state=(tmp_path / "other").as_uri())

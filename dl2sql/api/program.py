@@ -157,7 +157,8 @@ class Program:
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))
         self._runners.add(runner)
-        folder = current(state) if state is not None else None
+        folder = (current(state, getattr(runner, "spark", None), runner.engine)
+                  if state is not None else None)
         if folder is None:
             return Maintained(self.compiled, runner, self.bind_inputs(inputs or {}, engine),
                               self.extern, progress, choice, program=self)

@@ -1,33 +1,30 @@
 """A maintained program's state in a directory, so that a later process (a daily job)
 applies its changes to what an earlier one left.
 
-Layout: ``DIR/CURRENT`` names the current version, a folder ``DIR/vN/`` holding one
-Parquet file per relation (every relation: the compiler's helpers and internal ones
-too) and ``manifest.json`` (the program's fingerprint, each relation's file, columns
-and rows). Saving writes a new version beside the current one and then replaces
-``CURRENT`` in one rename: a save that fails part-way leaves the state as it was, and
-a reader sees the old version or the new one, never a mix. Older versions are deleted
-after the switch.
+Layout: a folder ``DIR/vN/`` per version holding one Parquet file per relation (every
+relation: the compiler's helpers and internal ones too) and ``manifest.json`` (the
+program's fingerprint, each relation's file, columns and rows). Saving writes a new
+version beside the current one and then commits it in one atomic step
+(:mod:`dl2sql.api.state_store`: a ``CURRENT`` marker in a POSIX directory, the
+manifest's rename at a Hadoop URL such as ``s3a://``): a save that fails part-way
+leaves the state as it was, and a reader sees the old version or the new one, never a
+mix. Older versions are deleted after the switch.
 """
 from __future__ import annotations
 
 import datetime
 import hashlib
 import json
-import os
-import shutil
-import tempfile
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Optional
 
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine as get_engine
 from dl2sql.engines import engine_of
+from dl2sql.api.state_store import MANIFEST, LocalStore, store_for
 from dl2sql.io.files import file_stem
 
 FORMAT = 1
-MANIFEST = "manifest.json"
-CURRENT = "CURRENT"
 
 
 def fingerprint(compiled) -> str:
@@ -52,28 +49,31 @@ def _without_spans(text: str) -> str:
         i = text.index(")", j) + 1
 
 
-def current(directory: str) -> Optional[Path]:
-    """The folder of the current version in ``directory``, or None when no state was
-    saved there."""
-    root = Path(directory)
-    marker = root / CURRENT
-    if not marker.is_file():
-        if root.is_dir() and any(root.iterdir()):
-            raise InputError(f"state directory `{directory}` holds files but no "
-                             f"{CURRENT} marker: not a dl2sql state (or a save that never "
-                             f"finished); use an empty or new directory")
-        return None
-    folder = root / marker.read_text(encoding="utf-8").strip()
-    if not (folder / MANIFEST).is_file():
-        raise InputError(f"state directory `{directory}`: {CURRENT} names "
-                         f"`{folder.name}`, which has no {MANIFEST}")
-    return folder
+def current(directory: str, spark=None, engine: str = "spark") -> Optional["Version"]:
+    """The current version of the state in ``directory`` (a path, or a Hadoop URL
+    reached through ``spark`` on the Spark engine), or None when no state was saved
+    there."""
+    store = store_for(directory, spark, engine)
+    name = store.current()
+    return Version(store, name) if name is not None else None
 
 
-def read_manifest(folder: Path, compiled, directory: str) -> dict:
+@dataclass(frozen=True)
+class Version:
+    """A saved version of a state: its store and folder name."""
+
+    store: object
+    name: str
+
+    def location(self, file: str) -> str:
+        """Where file ``file`` of this version is."""
+        return self.store.location(self.name, file)
+
+
+def read_manifest(version: Version, compiled, directory: str) -> dict:
     """The manifest of a saved version, checked against ``compiled``: a program whose
     relations or rules differ from the saving one is refused, saying how."""
-    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest = json.loads(version.store.read(version.name, MANIFEST))
     if manifest.get("format") != FORMAT:
         raise InputError(f"state directory `{directory}` has format "
                          f"{manifest.get('format')}, this dl2sql reads format {FORMAT}")
@@ -96,46 +96,37 @@ def _cols(columns) -> str:
     return "(" + ", ".join(f"{n}: {t}" for n, t in columns) + ")"
 
 
-def save(maintained, directory: str) -> Path:
+def save(maintained, directory: str) -> str:
     """Write every relation of ``maintained`` as a new version of the state in
-    ``directory`` and make it current; returns its folder."""
+    ``directory`` and make it current; returns the version's name."""
     compiled, runner = maintained.compiled, maintained.runner
-    root = Path(directory)
-    root.mkdir(parents=True, exist_ok=True)
-    previous = current(directory)
-    number = 1 + (int(previous.name[1:]) if previous is not None else 0)
-    staging = Path(tempfile.mkdtemp(prefix=".saving-", dir=root))
-    try:
-        relations = {}
-        write = engine_of(runner).writer
+    store = store_for(directory, getattr(runner, "spark", None), runner.engine)
+    relations = {}
+
+    def write(place) -> None:
+        local = engine_of(runner).writer
         for rel, table in maintained.updater.plan.relations.items():
             # Hadoop hides files whose names start with `_` (helper relations' do)
             name = f"relation.{file_stem(rel)}.parquet"
-            write(runner, table, str(staging / name), "parquet")
+            if isinstance(store, LocalStore):
+                local(runner, table, place(name), "parquet")
+            else:  # a directory of part files, written by the executors
+                runner.dataframe(table).write.mode("overwrite").parquet(place(name))
             relations[rel] = {"file": name, "rows": maintained.updater.sizes[rel],
                               "columns": [[n, str(t)] for n, t in
                                           compiled.layouts[rel].columns]}
-        manifest = {"format": FORMAT, "fingerprint": fingerprint(compiled),
-                    "program": compiled.path, "engine": runner.engine,
-                    "saved": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-                    "relations": relations}
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        folder = root / f"v{number}"
-        os.replace(staging, folder)
-        marker = root / f".{CURRENT}.tmp"
-        marker.write_text(folder.name + "\n", encoding="utf-8")
-        os.replace(marker, root / CURRENT)  # the switch: one rename
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    for old in root.glob("v*"):
-        if old.is_dir() and old.name != folder.name:
-            shutil.rmtree(old, ignore_errors=True)
-    return folder
+
+    def manifest() -> str:
+        return json.dumps({"format": FORMAT, "fingerprint": fingerprint(compiled),
+                           "program": compiled.path, "engine": runner.engine,
+                           "saved": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                           "relations": relations}, indent=1)
+    return store.save(write, manifest)
 
 
-def loaders(folder: Path, manifest: dict, compiled, engine: str) -> dict:
+def loaders(version: Version, manifest: dict, compiled, engine: str) -> dict:
     """Loaders of every relation's saved rows, for :class:`Maintained`."""
     reader = get_engine(engine).inputs
-    return {rel: reader(rel, str(folder / entry["file"]), compiled.layouts[rel].columns,
+    return {rel: reader(rel, version.location(entry["file"]), compiled.layouts[rel].columns,
                         compiled.type_env)
             for rel, entry in manifest["relations"].items()}

@@ -95,8 +95,13 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
     spark_options = dict(engine=args.engine, master=args.master,
                          checkpoint_dir=getattr(args, "checkpoint_dir", None),
                          partitions=getattr(args, "partitions", None))
+    spark = None
+    if "://" in args.state and args.engine == "spark":  # a Hadoop URL: the session reaches it
+        from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow
+
+        spark = get_spark(args.master)
     with program:
-        if current(args.state) is None:
+        if current(args.state, spark, args.engine) is None:
             refused = sorted(f"{file_stem(r)}.{k}" for r, kinds in changes.items()
                              for k in kinds if k != "insert")
             if refused:
