@@ -131,7 +131,9 @@ def test_failed_transaction_changes_nothing(engine):
 
 def test_large_changes_recompute_the_stratum(program, engine):
     chain = [(i, i + 1) for i in range(30)]
-    live = maintain_on(program, engine, {"Edge": chain})
+    # by rows only (a time limit would depend on the machine's speed)
+    live = maintain_on(program, engine, {"Edge": chain},
+                       choice=Choice(overdelete_share=0.5, overdelete_time_share=None))
     live.apply(delete={"Edge": [(0, 1)]})  # the head of the chain: few paths lost
     assert live.last.methods["Reach"] == "dred"
     # the middle of the chain: a quarter of the paths go, over-deleting most of them
@@ -142,6 +144,19 @@ def test_large_changes_recompute_the_stratum(program, engine):
     assert live.last.methods["Reach"] == "recompute"
     edges = (set(chain) - {(0, 1), (15, 16)}) | {(100 + i, 101 + i) for i in range(60)}
     assert _contents(live) == _expected(edges)
+
+
+def test_dred_gives_up_by_time_against_the_first_evaluation(program, engine):
+    chain = [(i, i + 1) for i in range(30)]
+    # no row limit; over-deletion may take no time at all against the first evaluation
+    live = maintain_on(program, engine, {"Edge": chain},
+                       choice=Choice(overdelete_share=None, overdelete_time_share=0.0))
+    assert live.updater.history["Reach"].recompute_seconds > 0
+    live.apply(insert={"Edge": [(40, 41)]})  # only inserts: no over-deletion to limit
+    assert live.last.methods["Reach"] == "dred"
+    live.apply(delete={"Edge": [(0, 1)]})
+    assert live.last.methods["Reach"] == "recompute (over-deletion too large)"
+    assert _contents(live) == _expected((set(chain) - {(0, 1)}) | {(40, 41)})
 
 
 GROUPS = """

@@ -10,6 +10,7 @@ about what it changes (:mod:`dl2sql.incremental`).
 """
 from __future__ import annotations
 
+import time
 from typing import Optional
 
 from sqlglot import exp
@@ -44,6 +45,30 @@ def refuse_transactional(compiled) -> None:
     diags.raise_if_errors()
 
 
+class LoopTimes:
+    """A progress callback that passes everything on to ``inner`` and keeps the seconds
+    of each stratum's loop (the first evaluation's: what recomputing it costs)."""
+
+    def __init__(self, inner=None):
+        self.inner, self.seconds = inner, {}
+
+    def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
+        """Record the loop's seconds, then tell ``inner``."""
+        self.seconds[stratum] = seconds
+        if self.inner is not None and hasattr(self.inner, "on_loop_end"):
+            self.inner.on_loop_end(stratum, iterations, seconds)
+
+    def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
+        """Tell ``inner``, if any."""
+        if self.inner is not None:
+            self.inner.on_iteration(stratum, iteration, counts, seconds)
+
+    def __getattr__(self, name):  # whatever else ``inner`` offers (on_stratum, ...)
+        if self.inner is None:
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
 class Maintained:
     """The relations of a program evaluated once, then updated by :meth:`apply`.
 
@@ -60,10 +85,13 @@ class Maintained:
         refuse_transactional(compiled)
         self.program, self.compiled, self.runner = program, compiled, runner
         engine = runner.engine
-        evaluator = Evaluator(compiled, runner, progress, externs)
+        timed = LoopTimes(progress)
+        evaluator = Evaluator(compiled, runner, timed, externs)
         plan = compiled.plan_for(engine)
+        started = time.perf_counter()
         if saved is None:
             evaluator.run(inputs)
+            timed.seconds.setdefault("", time.perf_counter() - started)
             runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
         else:
             with runner.running(), engine_errors():
@@ -74,6 +102,8 @@ class Maintained:
             assert t.name == update.relations[rel].name, (rel, t.name)
         evaluator.register_udfs(update)
         self.updater = Updater(update, runner, progress, choice)
+        # what recomputing each recursive stratum costs: its loop, else the whole run
+        self.updater.expect(timed.seconds, timed.seconds.pop("", None))
         with runner.running():
             self.updater.start()
         self.last: Optional[Outcome] = None

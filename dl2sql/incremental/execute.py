@@ -90,6 +90,15 @@ class Updater:
         self._started = 0.0  # when the stratum being updated started
         self._past = _History()  # and what is known of it
 
+    def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
+        """What evaluating each recursive stratum (by name) took in a first evaluation,
+        or ``otherwise`` (the whole evaluation: a bound) for those not timed: until a
+        stratum is recomputed here, DRed's time limit is measured against that."""
+        for s in self.plan.strata:
+            t = seconds.get(s.name, otherwise)
+            if s.method == "dred" and t is not None:
+                self.history.setdefault(s.name, _History()).recompute_seconds = t
+
     def start(self) -> None:
         """Prepare the freshly evaluated relations for transactions."""
         run_statements(self.plan.init, self.runner, self.progress)
