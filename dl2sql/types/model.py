@@ -155,13 +155,18 @@ class CtorDef:
 
 @dataclass(frozen=True)
 class TypeDefn:
-    """The definition of a named type: constructors, or ``extern`` (opaque)."""
+    """The definition of a named type: constructors, or ``extern`` (opaque).
+
+    ``closures`` is set on the unions that stand for a stored function type
+    (:mod:`dl2sql.passes.function_values`): per constructor, the text of its closure,
+    which printing shows as DDlog shows a closure."""
 
     name: str
     params: tuple[str, ...]
     ctors: tuple[CtorDef, ...] = ()
     extern: bool = False
     module: str = ""
+    closures: tuple[str, ...] = ()
 
 
 def substitute(t: Type, mapping: dict[str, Type]) -> Type:
