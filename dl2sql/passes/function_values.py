@@ -14,7 +14,9 @@ Equality and order: DDlog compares closures by function pointer, then by capture
 values, so its order between different literals depends on the Rust build. Here it
 is by literal, numbered in the order the compiler meets them (rules in program order,
 then function instances), then by captured values: deterministic, and equal closures
-are equal in both.
+are equal in both. As in DDlog, each occurrence of a closure is its own literal (two
+identical texts make unequal closures), and so is each instance of one inside a
+generic function.
 
 A stored type whose values reach a function that is not written in DDlog (a builtin
 or an extern, which call Python callables) is wrapped back into a closure that
@@ -133,7 +135,9 @@ class Defunctionalizer:
         self.spans = spans  # function name -> span of its declaration
         self.diags = Diagnostics()
         self.stored: dict[TFunc, str] = {}  # function type -> name of its union
-        self.literals: dict[TFunc, dict] = {}  # function type -> {closure: Literal}
+        # function type -> {id of a closure node: Literal}: each occurrence of a closure in
+        # the program is its own literal, as each is its own Rust function in DDlog
+        self.literals: dict[TFunc, dict] = {}
         self.new_env = env
 
     # ------------------------------------------------------------------ analysis
@@ -173,14 +177,14 @@ class Defunctionalizer:
             for c in _closures(root):
                 f = normal(c.type)
                 lits = self.literals.get(f)
-                if lits is None or c in lits:
+                if lits is None or id(c) in lits:
                     continue
                 if _returns(c.body):
                     self.diags.error(span, "a closure that uses `return` cannot be stored "
                                            "in a relation yet")
                 captures = free_vars(c.body, frozenset(p for p, _ in c.params))
                 ctor = f"{self.stored[f]}::lambda{len(lits)}"
-                lits[c] = Literal(c, ctor, captures, span)
+                lits[id(c)] = Literal(c, ctor, captures, span)
 
     # ------------------------------------------------------------------ types
     def type(self, t: Type) -> Type:
@@ -226,7 +230,7 @@ class Defunctionalizer:
         if not (dataclasses.is_dataclass(v) and v.__class__.__module__ == T.__name__):
             return v
         if isinstance(v, T.TClosure) and normal(v.type) in self.stored:
-            lit = self.literals[normal(v.type)][v]
+            lit = self.literals[normal(v.type)][id(v)]
             return T.TStruct(self.type(v.type), lit.ctor, tuple(
                 T.TVarRef(self.type(t), n) for n, t in lit.captures.items()))
         if isinstance(v, T.TApply) and isinstance(v.callee.type, TFunc) and \
@@ -251,11 +255,20 @@ class Defunctionalizer:
         return T.TClosure(TFunc(tuple(t for _, t in params), self.type(f.ret)), params, body)
 
     def apply(self, f: TFunc, callee: T.TExpr, args: list) -> T.TExpr:
-        """``callee(args)`` for a value of stored type ``f``: a ``match`` on the
-        literal it was built from, each arm that literal's body."""
+        """``callee(args)`` for a value of stored type ``f``: a call of the function
+        that dispatches on it (:meth:`dispatcher`), which inlining expands where it
+        can (a closure that applies closures of its own type makes it recursive)."""
+        return T.TCall(self.type(f.ret), f"{self.stored[f]}::apply", (callee, *args))
+
+    def dispatcher(self, f: TFunc) -> T.FunctionIR:
+        """The function applying a value of stored type ``f`` to arguments: a
+        ``match`` on the literal it was built from, each arm that literal's body."""
         ret = self.type(f.ret)
         union = TNamed(self.stored[f])
-        scrutinee = T.TTupleE(TTuple((union, *(a.type for a in args))), (callee, *args))
+        params = (("__closure", union),) + tuple(
+            (f"__arg{i}", self.type(p)) for i, p in enumerate(f.params))
+        scrutinee = T.TTupleE(TTuple(tuple(t for _, t in params)),
+                              tuple(T.TVarRef(t, n) for n, t in params))
         arms = []
         for lit in self.literals[f].values():
             short = lit.ctor.rsplit("::", 1)[-1]
@@ -263,12 +276,14 @@ class Defunctionalizer:
             body = _rename(self.rewrite(lit.closure.body), fresh)
             ctor = T.PCtor(union, lit.ctor, tuple(
                 (n, T.PVar(self.type(t), fresh[n])) for n, t in lit.captures.items()))
-            params = tuple(T.PVar(self.type(t), fresh[n]) for n, t in lit.closure.params)
-            arms.append((T.PTuple(scrutinee.type, (ctor, *params)), body))
+            args = tuple(T.PVar(self.type(t), fresh[n]) for n, t in lit.closure.params)
+            arms.append((T.PTuple(scrutinee.type, (ctor, *args)), body))
         if not arms:  # DDlog's default closure returns the default value
             arms.append((T.PWild(scrutinee.type),
                          T.TConst(ret, default_value(ret, self.new_env))))
-        return T.TMatch(ret, scrutinee, tuple(arms))
+        return T.FunctionIR(f"{self.stored[f]}::apply", (), params,
+                            tuple(False for _ in params), ret,
+                            T.TMatch(ret, scrutinee, tuple(arms)))
 
 
 def _rename(e, names: dict[str, str]):
@@ -303,4 +318,7 @@ def defunctionalize(env: TypeEnv, relations: dict[str, RelationInfo], rules: lis
     new_rules = [d.rewrite(r) for r in rules]
     new_functions = {(name, d.rewrite(targs)): d.rewrite(fn)
                      for (name, targs), fn in functions.items()}
+    for f in d.stored:
+        fn = d.dispatcher(f)
+        new_functions[(fn.name, ())] = fn
     return new_env, new_relations, new_rules, new_functions
