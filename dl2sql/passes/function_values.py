@@ -116,15 +116,6 @@ def _closures(node):
             yield e
 
 
-def _returns(e) -> bool:
-    """Whether ``e`` holds a ``return`` of its own (not one of a nested closure)."""
-    if isinstance(e, T.TReturn):
-        return True
-    if isinstance(e, T.TClosure):
-        return False
-    return any(_returns(c) for c in T.children(e))
-
-
 class Defunctionalizer:
     """Finds the stored function types and their literals, then rewrites the program
     (see the module's docstring)."""
@@ -179,9 +170,6 @@ class Defunctionalizer:
                 lits = self.literals.get(f)
                 if lits is None or id(c) in lits:
                     continue
-                if _returns(c.body):
-                    self.diags.error(span, "a closure that uses `return` cannot be stored "
-                                           "in a relation yet")
                 captures = free_vars(c.body, frozenset(p for p, _ in c.params))
                 ctor = f"{self.stored[f]}::lambda{len(lits)}"
                 lits[id(c)] = Literal(c, ctor, captures, span)
