@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from dl2sql.cli import load_externs
 from dl2sql.diagnostics import CompileError, RuntimeFailure
 from dl2sql.compiler import compile_file, compile_source
 from dl2sql.api.replaying import replay_program
@@ -36,7 +37,10 @@ LIBRARY_TESTS = ("std_test", "vec_test", "set_test", "map_test", "group_test", "
 # exactly one `Relation:` block of changes (that transaction's output).
 DROPPED_TRANSACTION = {"map_test": "@json"}
 REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "internment_test",
-            "fp_test", "set_test", "map_test", "group_test")
+            "fp_test", "set_test", "map_test", "group_test", "tutorial")
+# Python implementations of a program's extern functions (upstream's are Rust):
+# tests/conformance_externs/NAME.py, when the program has any
+EXTERNS = Path(__file__).parent / "conformance_externs"
 SURVEY_RESULTS: dict[str, str] = {}
 
 
@@ -78,9 +82,12 @@ def run_upstream(name: str, runner) -> str:
     if name in DROPPED_TRANSACTION:
         cut = commands.index(DROPPED_TRANSACTION[name])
         commands = commands[:commands.rindex("start;", 0, cut)]
+    externs = EXTERNS / f"{name}.py"
     code, out, err = replay_program(program, runner, commands,
                                     init_snapshot="--no-init-snapshot" not in flags,
-                                    filename=str(dat))
+                                    filename=str(dat),
+                                    externs=load_externs(str(externs)) if externs.exists()
+                                    else {})
     if code != 0:
         raise RuntimeFailure(err.strip())
     return out

@@ -114,6 +114,8 @@ def bind_externs(program: CompiledProgram, externs: dict) -> dict:
     bound, diags = {}, Diagnostics()
     called = {c.func for r in program.rules for c in calls_in(r)}
     called |= {c.func for f in program.functions.values() for c in calls_in(f.body)}
+    # functions written in DDlog (also those the compiler generates) are never extern
+    called -= {name for name, _ in program.functions}
     for key in sorted(called):
         sym = program.symbols.function(key)
         plain = sym.name.split("#", 1)[0]

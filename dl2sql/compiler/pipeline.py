@@ -20,6 +20,7 @@ from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.passes.bags import check_bag_strata, is_bag, mark_bags
 from dl2sql.passes.doubling import closures
+from dl2sql.passes.function_values import defunctionalize
 from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.incremental.build import build_update
 from dl2sql.incremental.nodes import UpdatePlan
@@ -154,6 +155,20 @@ def check(p: CompiledProgram) -> CompiledProgram:
                                functions=checked.functions, indexes=checked.indexes)
 
 
+def function_values(p: CompiledProgram) -> CompiledProgram:
+    """Function types stored in relations to unions of their closure literals, applying
+    them to a ``match`` (``typed_rules`` keep the closures as written)."""
+    spans = {name: syms[0].decl.span for name, syms in p.symbols.functions.items() if syms}
+    env, relations, rules, functions = defunctionalize(p.type_env, p.relations, p.rules,
+                                                       p.functions, spans)
+    if env is p.type_env:
+        return p
+    symbols = dataclasses.replace(p.symbols, env=env, relations={
+        r: relations.get(r, i) for r, i in p.symbols.relations.items()})
+    return dataclasses.replace(p, symbols=symbols, relations=relations, rules=rules,
+                               functions=functions)
+
+
 def aggregations(p: CompiledProgram) -> CompiledProgram:
     """Each ``group_by`` to two helper relations (``__groupN_rows``, ``__groupN``)."""
     rules, added = split_aggregations(p.rules, p.symbols)
@@ -235,6 +250,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("ast", parse),
     Pass("desugar", desugar),
     Pass("types", check),
+    Pass("function_values", function_values),
     Pass("aggregations", aggregations),
     Pass("layouts", layouts),
     Pass("strata", strata),

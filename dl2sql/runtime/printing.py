@@ -172,6 +172,9 @@ def _fmt_named(t: TNamed, v, env: TypeEnv, out: list) -> None:
         out.append(str(v))
         return
     ctor = env.ctors(t)[env.ctor_index(t, v.ctor)]
+    if defn.closures:  # a stored closure (dl2sql.passes.function_values)
+        _fmt_closure(defn.closures[env.ctor_index(t, v.ctor)], ctor, v, env, out)
+        return
     out.append(v.ctor)
     out.append("{")
     for i, ((fname, ft), fv) in enumerate(zip(ctor.fields, v.fields)):
@@ -180,3 +183,16 @@ def _fmt_named(t: TNamed, v, env: TypeEnv, out: list) -> None:
         out.append(f".{fname} = ")
         _fmt(ft, fv, env, out)
     out.append("}")
+
+
+def _fmt_closure(description: str, ctor, v: Record, env: TypeEnv, out: list) -> None:
+    """A closure as DDlog's runtime shows one: its text and the Debug form of what it
+    captured (``()`` for nothing, the value itself for one variable, else a tuple).
+    The text is dl2sql's rendering of the closure, not DDlog's."""
+    out.append(f"<closure: {description}, captured_args: ")
+    types = [ft for _, ft in ctor.fields]
+    if len(types) == 1:
+        _fmt(types[0], v.fields[0], env, out)
+    else:
+        _fmt(TTuple(tuple(types)), v.fields, env, out)
+    out.append(">")

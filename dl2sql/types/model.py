@@ -157,7 +157,11 @@ class CtorDef:
 class TypeDefn:
     """The definition of a named type: constructors, or ``extern`` (opaque). ``serde``
     holds its serialization attributes as ``(key, value)`` pairs (see
-    :mod:`dl2sql.types.serde_attrs`), read by the ``json`` library."""
+    :mod:`dl2sql.types.serde_attrs`), read by the ``json`` library.
+
+    ``closures`` is set on the unions that stand for a stored function type
+    (:mod:`dl2sql.passes.function_values`): per constructor, the text of its closure,
+    which printing shows as DDlog shows a closure."""
 
     name: str
     params: tuple[str, ...]
@@ -165,6 +169,7 @@ class TypeDefn:
     extern: bool = False
     module: str = ""
     serde: tuple[tuple[str, str], ...] = ()
+    closures: tuple[str, ...] = ()
 
 
 def substitute(t: Type, mapping: dict[str, Type]) -> Type:

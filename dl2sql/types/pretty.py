@@ -39,6 +39,9 @@ def expr_to_str(e) -> str:
                 f"else {{{expr_to_str(e.els)}}}")
     if isinstance(e, T.TCall):
         return f"{e.func}({', '.join(expr_to_str(a) for a in e.args)})"
+    if isinstance(e, T.TClosure):  # as DDlog's runtime describes a closure
+        params = ", ".join(f"{n}: {t}" for n, t in e.params)
+        return f"(function({params}):{e.type.ret}{{{expr_to_str(e.body)}}})"
     if isinstance(e, T.TSlice):
         return f"{expr_to_str(e.expr)}[{e.hi}:{e.lo}]"
     return type(e).__name__  # statement-like forms (match, blocks): named, not shown
