@@ -55,7 +55,12 @@ def emit_types(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
     out.append("")
     rules = p.rules if internal else [
         r for r in p.typed_rules if not any(is_helper(p, h.relation) for h in r.heads)]
-    out += [rule_to_str(r) for r in rules]
+    text = [rule_to_str(r) for r in rules]
+    if not internal:  # a delayed atom as the user wrote it, not the relation it reads
+        for name, d in p.delayed.items():
+            text = [t.replace(f"{name}[", f"{d.relation}-{d.delay}[")
+                    .replace(f"{name}(", f"{d.relation}-{d.delay}(") for t in text]
+    out += text
     return "\n".join(out) + "\n"
 
 

@@ -29,10 +29,10 @@ class Choice:
 
     ``recompute_share``: the relations a stratum reads changed by more than this share
     of their rows. Delete-and-rederive gives up (and recomputes) once it over-deleted
-    more than ``overdelete_share`` of the stratum's rows, or, once the stratum has been
-    recomputed in this process, once over-deletion took longer than
-    ``overdelete_time_share`` of that recomputation (over-deletion is about a third of
-    the work of a DRed that completes). After giving up, the stratum is recomputed
+    more than ``overdelete_share`` of the stratum's rows, or once over-deletion took
+    longer than ``overdelete_time_share`` of the stratum's last recomputation (before
+    the first, of its loop in the program's first evaluation, else of that whole
+    evaluation; over-deletion is about a third of the work of a DRed that completes). After giving up, the stratum is recomputed
     directly for the next 1, 2, 4, ... (at most ``backoff``) transactions that would
     delete from it, then DRed is tried again; a DRed that completes resets it. None (or
     0 for ``backoff``) turns a rule off. Measured in ``benchmarks/incremental.py``
