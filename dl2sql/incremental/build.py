@@ -44,7 +44,7 @@ def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy) -> Upda
     """The update plan of ``program`` (strata, blocks, layouts as compiled) whose input
     relations are ``inputs`` (name -> RelationInfo, for primary keys); ``policy``
     plans the loops of strata recomputed."""
-    b = _Builder(program, dataclasses.replace(policy, partitioned=False))
+    b = _Builder(program, policy)
     init, changes = [], {}
     strata = []
     for rel, info in inputs.items():
