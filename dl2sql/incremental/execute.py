@@ -32,7 +32,8 @@ class Choice:
     more than ``overdelete_share`` of the stratum's rows, or once over-deletion took
     longer than ``overdelete_time_share`` of the stratum's last recomputation (before
     the first, of its loop in the program's first evaluation, else of that whole
-    evaluation; over-deletion is about a third of the work of a DRed that completes). After giving up, the stratum is recomputed
+    evaluation; over-deletion measured 0.49 of a DRed that completes on a random graph's
+    transitive closure and 0.23 on same generation, medians of 12 transactions). After giving up, the stratum is recomputed
     directly for the next 1, 2, 4, ... (at most ``backoff``) transactions that would
     delete from it, then DRed is tried again; a DRed that completes resets it. None (or
     0 for ``backoff``) turns a rule off. Measured in ``benchmarks/incremental.py``
