@@ -24,6 +24,7 @@ from dl2sql.incremental.execute import Choice, Outcome, Updater
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.errors import engine_errors
+from dl2sql.runner.progress import LoopTimes
 from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
 from dl2sql.sqlgen.trees import select_all
 
@@ -45,30 +46,6 @@ def refuse_transactional(compiled) -> None:
     diags.raise_if_errors()
 
 
-class LoopTimes:
-    """A progress callback that passes everything on to ``inner`` and keeps the seconds
-    of each stratum's loop (the first evaluation's: what recomputing it costs)."""
-
-    def __init__(self, inner=None):
-        self.inner, self.seconds = inner, {}
-
-    def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
-        """Record the loop's seconds, then tell ``inner``."""
-        self.seconds[stratum] = seconds
-        if self.inner is not None and hasattr(self.inner, "on_loop_end"):
-            self.inner.on_loop_end(stratum, iterations, seconds)
-
-    def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
-        """Tell ``inner``, if any."""
-        if self.inner is not None:
-            self.inner.on_iteration(stratum, iteration, counts, seconds)
-
-    def __getattr__(self, name):  # whatever else ``inner`` offers (on_stratum, ...)
-        if self.inner is None:
-            raise AttributeError(name)
-        return getattr(self.inner, name)
-
-
 class Maintained:
     """The relations of a program evaluated once, then updated by :meth:`apply`.
 
@@ -88,10 +65,10 @@ class Maintained:
         timed = LoopTimes(progress)
         evaluator = Evaluator(compiled, runner, timed, externs)
         plan = compiled.plan_for(engine)
-        started = time.perf_counter()
+        started, total = time.perf_counter(), None
         if saved is None:
             evaluator.run(inputs)
-            timed.seconds.setdefault("", time.perf_counter() - started)
+            total = time.perf_counter() - started
             runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
         else:
             with runner.running(), engine_errors():
@@ -103,7 +80,7 @@ class Maintained:
         evaluator.register_udfs(update)
         self.updater = Updater(update, runner, progress, choice)
         # what recomputing each recursive stratum costs: its loop, else the whole run
-        self.updater.expect(timed.seconds, timed.seconds.pop("", None))
+        self.updater.expect(timed.seconds, total)
         with runner.running():
             self.updater.start()
         self.last: Optional[Outcome] = None

@@ -129,7 +129,7 @@ class _Builder:
                 removed.append(table_name(rel, version))
             upserted = table_name(rel, "upsert")
             added.append(Part(Scan(upserted), (upserted,)))
-            stmts += self.key_clashes(rel, info, removed)
+            stmts += self.key_clashes(rel, info, ("present", "replaced", "dropped"))
         plus = self.minus(Parts(rel, tuple(added)), rel, "full")
         minus = Parts(rel, tuple(Part(Scan(n), (n,)) for n in removed))
         versions = ("insert",) + (("upsert",) if info.key is not None else ()) + (
@@ -137,10 +137,10 @@ class _Builder:
         stmts += self.changes(rel, plus, self.minus(minus, rel, *versions))
         return StratumUpdate((rel,), "input", (), tuple(stmts))
 
-    def key_clashes(self, rel: str, info, removed: list[str]) -> list:
+    def key_clashes(self, rel: str, info, removed: tuple[str, ...]) -> list:
         """The check that no inserted row takes a primary key another row holds: a
-        stored row this transaction does not remove, another inserted row, or a row
-        inserted or updated."""
+        stored row this transaction does not remove (its ``removed`` versions), another
+        inserted row, or a row inserted or updated."""
         layout = self.p.layouts[rel]
         new, other = "dl2sql_new", "dl2sql_other"
         outs = tuple(T.TCol(t, new, n) for n, t in layout.columns)
@@ -152,10 +152,9 @@ class _Builder:
             return AntiJoin(Source(alias, rel, version), tuple(
                 T.TBin(BOOL, "==", T.TCol(t, alias, n), T.TCol(t, other, n))
                 for n, t in layout.columns))
-        versions = [n.rsplit("__", 1)[1] for n in removed]
         clashes = []
         for version, extra, antijoins in (
-                ("full", (), tuple(gone(v, i) for i, v in enumerate(versions))),
+                ("full", (), tuple(gone(v, i) for i, v in enumerate(removed))),
                 ("insert", (T.TBin(BOOL, "!=", record_of(layout, new),
                                    record_of(layout, other)),), ()),
                 ("upsert", (), ())):

@@ -167,7 +167,7 @@ class Updater:
         elif s.method == "dred" and past.skip and self._deletes(s):
             past.skip -= 1
             method = "recompute (DRed gave up recently)"
-        if method not in ("recompute", "recompute (DRed gave up recently)"):
+        if method == s.method:  # maintained, unless it gives up
             try:
                 self._run(s.statements)
             except _GiveUp as why:

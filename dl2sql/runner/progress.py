@@ -111,3 +111,27 @@ class RecordingProgress:
         loops = [l for l in self.loops if stratum is None or l[0] == stratum]
         its = sum(l[1] for l in loops)
         return sum(l[2] for l in loops) / its if its else 0.0
+
+
+class LoopTimes:
+    """A progress callback that passes everything on to ``inner`` and keeps the seconds
+    of each stratum's loop (the first evaluation's: what recomputing it costs)."""
+
+    def __init__(self, inner=None):
+        self.inner, self.seconds = inner, {}
+
+    def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
+        """Record the loop's seconds, then tell ``inner``."""
+        self.seconds[stratum] = seconds
+        if self.inner is not None and hasattr(self.inner, "on_loop_end"):
+            self.inner.on_loop_end(stratum, iterations, seconds)
+
+    def on_iteration(self, stratum: str, iteration: int, counts: dict, seconds: float) -> None:
+        """Tell ``inner``, if any."""
+        if self.inner is not None:
+            self.inner.on_iteration(stratum, iteration, counts, seconds)
+
+    def __getattr__(self, name):  # whatever else ``inner`` offers (on_stratum, ...)
+        if self.inner is None:
+            raise AttributeError(name)
+        return getattr(self.inner, name)
