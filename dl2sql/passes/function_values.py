@@ -34,6 +34,7 @@ from dl2sql.types import typed as T
 from dl2sql.types.model import (CtorDef, RelationInfo, TFunc, TNamed, TTuple, Type,
                                 TypeDefn, TypeEnv)
 from dl2sql.types.pretty import expr_to_str
+from dl2sql.types.substitute import substitute_vars
 
 TYPE_CLASSES = typing.get_args(Type)
 PREFIX = "__function"  # the generated union types: __function0, __function1, ...
@@ -261,7 +262,11 @@ class Defunctionalizer:
         for lit in self.literals[f].values():
             short = lit.ctor.rsplit("::", 1)[-1]
             fresh = {n: f"__{short}_{n}" for n in [*lit.captures, *dict(lit.closure.params)]}
-            body = _rename(self.rewrite(lit.closure.body), fresh)
+            # bound afresh in the arm that runs it, so that its parameters and captures
+            # cannot meet the caller's variables of the same names
+            body = substitute_vars(self.rewrite(lit.closure.body), {
+                n: T.TVarRef(self.type(t), fresh[n])
+                for n, t in [*lit.captures.items(), *lit.closure.params]})
             ctor = T.PCtor(union, lit.ctor, tuple(
                 (n, T.PVar(self.type(t), fresh[n])) for n, t in lit.captures.items()))
             args = tuple(T.PVar(self.type(t), fresh[n]) for n, t in lit.closure.params)
@@ -272,20 +277,6 @@ class Defunctionalizer:
         return T.FunctionIR(f"{self.stored[f]}::apply", (), params,
                             tuple(False for _ in params), ret,
                             T.TMatch(ret, scrutinee, tuple(arms)))
-
-
-def _rename(e, names: dict[str, str]):
-    """``e`` with the variables of ``names`` renamed (a closure's parameters and
-    captures, bound afresh in the arm that runs it, so that they cannot meet the
-    caller's variables of the same names)."""
-    if isinstance(e, T.TVarRef) and e.name in names:
-        return T.TVarRef(e.type, names[e.name])
-    if isinstance(e, tuple):
-        return tuple(_rename(x, names) for x in e)
-    if dataclasses.is_dataclass(e) and e.__class__.__module__ == T.__name__:
-        return dataclasses.replace(e, **{f.name: _rename(getattr(e, f.name), names)
-                                         for f in dataclasses.fields(e) if f.name != "type"})
-    return e
 
 
 def defunctionalize(env: TypeEnv, relations: dict[str, RelationInfo], rules: list,

@@ -16,6 +16,7 @@ from dl2sql.ra.patterns import conjunction, field_of, match_pattern, tuple_item
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
 from dl2sql.types.model import UNIT, TNamed, TypeEnv
+from dl2sql.types.substitute import substitute_vars
 
 _EFFECTS = (T.TAssign, T.TReturn, T.TLet, T.TBreak, T.TContinue, T.TFor)
 
@@ -41,30 +42,6 @@ def has_effects(e) -> bool:
         return any(has_effects(getattr(e, f.name)) for f in dataclasses.fields(e)
                    if f.name != "type")
     return False
-
-
-def substitute_vars(e, scope: dict):
-    """``e`` with every variable of ``scope`` replaced by its value (DDlog forbids
-    shadowing, so a name bound inside ``e`` is never one of ``scope``'s)."""
-    if isinstance(e, T.TVarRef) and e.name in scope:
-        return scope[e.name]
-    if isinstance(e, T.TMatch):  # an arm's pattern may rebind a name of the scope
-        arms = []
-        for p, body in e.arms:
-            bound = set(T.pattern_vars(p))
-            arms.append((p, substitute_vars(body, {k: v for k, v in scope.items()
-                                                   if k not in bound})))
-        return T.TMatch(e.type, substitute_vars(e.scrutinee, scope), tuple(arms))
-    if isinstance(e, T.TClosure):
-        params = dict(e.params)
-        return T.TClosure(e.type, e.params, substitute_vars(
-            e.body, {k: v for k, v in scope.items() if k not in params}))
-    if isinstance(e, tuple):
-        return tuple(substitute_vars(x, scope) for x in e)
-    if dataclasses.is_dataclass(e) and e.__class__.__module__ == T.__name__:
-        return dataclasses.replace(e, **{f.name: substitute_vars(getattr(e, f.name), scope)
-                                         for f in dataclasses.fields(e) if f.name != "type"})
-    return e
 
 
 def _push_let(let: T.TLet) -> T.TExpr:
