@@ -28,6 +28,8 @@ import dl2sql  # noqa: E402
 from benchmarks.incremental import WORKLOADS, transaction  # noqa: E402
 from benchmarks.run import PROGRAMS  # noqa: E402
 from dl2sql.api.replaying import replay_program  # noqa: E402
+from dl2sql.engines import Settings  # noqa: E402
+from dl2sql.engines import engine as get_engine  # noqa: E402
 
 
 def commands(workload: str, nodes: int, transactions: int, seed: int = 7) -> str:
@@ -52,20 +54,12 @@ def commands(workload: str, nodes: int, transactions: int, seed: int = 7) -> str
     return "\n".join(lines) + "\n"
 
 
-def _runner(engine: str, spark):
-    if engine == "duckdb":
-        from dl2sql.runner.duckdb_runner import DuckDBRunner
-        return DuckDBRunner()
-    from dl2sql.runner.spark_runner import SparkRunner
-    return SparkRunner(spark)
-
-
 def bench(workload: str, engine: str, spark, nodes: int, transactions: int,
           repeats: int) -> dict:
     """Seconds of each incremental and recomputing replay of one workload."""
     program = dl2sql.compile(PROGRAMS / WORKLOADS[workload].file)
     text = commands(workload, nodes, transactions)
-    runner = _runner(engine, spark)
+    runner = get_engine(engine).runner(Settings(spark=spark))
     times: dict[str, list[float]] = {"incremental": [], "recompute": []}
     printed: dict[str, str] = {}
     try:
