@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import dl2sql
-from dl2sql.api import state as state_module
+from dl2sql.engines import engine_of
 from dl2sql.cli.main import main
 from dl2sql.diagnostics import InputError
 from engines import maintain_on, sorted_rows
@@ -70,7 +70,7 @@ def test_a_failed_save_leaves_the_state_as_it_was(tmp_path, monkeypatch):
             raise OSError("disk full")
         written.append(path)
         open(path, "w").close()
-    monkeypatch.setattr(type(state_module.engine_of(live.runner)), "writer",
+    monkeypatch.setattr(type(engine_of(live.runner)), "writer",
                         property(lambda self: failing))
     with pytest.raises(InputError, match="cannot save the state to .*disk full"):
         live.save(str(tmp_path))

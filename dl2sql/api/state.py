@@ -20,8 +20,7 @@ from typing import Optional
 
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine as get_engine
-from dl2sql.engines import engine_of
-from dl2sql.api.state_store import MANIFEST, LocalStore, store_for
+from dl2sql.api.state_store import MANIFEST, store_for
 from dl2sql.io.files import file_stem
 
 FORMAT = 1
@@ -104,14 +103,10 @@ def save(maintained, directory: str) -> str:
     relations = {}
 
     def write(place) -> None:
-        local = engine_of(runner).writer
         for rel, table in maintained.updater.plan.relations.items():
             # Hadoop hides files whose names start with `_` (helper relations' do)
             name = f"relation.{file_stem(rel)}.parquet"
-            if isinstance(store, LocalStore):
-                local(runner, table, place(name), "parquet")
-            else:  # a directory of part files, written by the executors
-                runner.dataframe(table).write.mode("overwrite").parquet(place(name))
+            store.write_table(runner, table, place(name))
             relations[rel] = {"file": name, "rows": maintained.updater.sizes[rel],
                               "columns": [[n, str(t)] for n, t in
                                           compiled.layouts[rel].columns]}

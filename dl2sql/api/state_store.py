@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dl2sql.diagnostics import InputError
+from dl2sql.engines import engine_of
 
 MANIFEST = "manifest.json"
 CURRENT = "CURRENT"
@@ -64,6 +65,11 @@ class LocalStore:
     def location(self, version: str, name: str) -> str:
         """The path of file ``name`` of ``version``."""
         return str(self.root / version / name)
+
+    @staticmethod
+    def write_table(runner, table, path: str) -> None:
+        """Write a relation's table as one Parquet file at ``path``."""
+        engine_of(runner).writer(runner, table, path, "parquet")
 
     def current(self) -> Optional[str]:
         """The current version's folder name, or None when no state was saved."""
@@ -122,6 +128,12 @@ class HadoopStore:
     def location(self, version: str, name: str) -> str:
         """The URL of file ``name`` of ``version``."""
         return f"{self.directory}/{version}/{name}"
+
+    @staticmethod
+    def write_table(runner, table, url: str) -> None:
+        """Write a relation's table as a Parquet directory of part files at ``url``,
+        written by the executors."""
+        runner.dataframe(table).write.mode("overwrite").parquet(url)
 
     def _versions(self) -> list[tuple[int, str, bool]]:
         """(number, name, committed) of every version folder."""
