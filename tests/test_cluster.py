@@ -52,12 +52,15 @@ def _driver_env(bare: str) -> dict:
     return env
 
 
-API_CHILD = textwrap.dedent("""
+# The start of every API child: a session on the cluster from the settings it reads
+# on stdin (with the program, its edges, a checkpoint directory and this folder), the
+# extern, and a way to kill this application's executors.
+CHILD_START = """
     import json, os, sys, warnings
     from pyspark.sql import SparkSession
     conf, program_text, edges, checkpoint_dir, tests = json.loads(sys.stdin.read())
     edges = [tuple(e) for e in edges]
-    builder = SparkSession.builder.appName("dl2sql-cluster-api")
+    builder = SparkSession.builder.appName("dl2sql-cluster")
     for key, value in conf.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
@@ -69,15 +72,22 @@ API_CHILD = textwrap.dedent("""
     def note(x):  # an extern: defined here, pickled by value for the executors
         return x
 
+    def kill_executors():
+        killed = []
+        for pid, (cmdline, _) in processes().items():
+            if EXECUTOR_CLASS in cmdline and f"--app-id {app} " in cmdline + " ":
+                os.kill(pid, 9)
+                killed.append(pid)
+        return killed
+"""
+
+API_CHILD = textwrap.dedent(CHILD_START + """
     class KillAll:  # the user's progress callback, here killing every executor
         def __init__(self, at):
             self.at, self.killed = at, []
         def on_iteration(self, stratum, iteration, counts, seconds):
             if iteration >= self.at and not self.killed:
-                for pid, (cmdline, _) in processes().items():
-                    if EXECUTOR_CLASS in cmdline and f"--app-id {app} " in cmdline + " ":
-                        os.kill(pid, 9)
-                        self.killed.append(pid)
+                self.killed = kill_executors()
         def on_loop_end(self, stratum, iterations, seconds):
             pass
 
@@ -191,31 +201,7 @@ def test_cli_run_on_cluster_with_files_and_an_executor_dying_mid_task(cluster, b
     assert sorted(os.listdir(checkpoints)) == []  # the run's checkpoint files are gone
 
 
-MAINTAIN_CHILD = textwrap.dedent("""
-    import json, os, sys
-    from pyspark.sql import SparkSession
-    conf, program_text, edges, checkpoint_dir, tests = json.loads(sys.stdin.read())
-    edges = [tuple(e) for e in edges]
-    builder = SparkSession.builder.appName("dl2sql-cluster-maintain")
-    for key, value in conf.items():
-        builder = builder.config(key, value)
-    spark = builder.getOrCreate()
-    app = spark.sparkContext.applicationId
-    sys.path.insert(0, tests)
-    from cluster import EXECUTOR_CLASS, processes
-    import dl2sql
-
-    def note(x):
-        return x
-
-    def kill_executors():
-        killed = []
-        for pid, (cmdline, _) in processes().items():
-            if EXECUTOR_CLASS in cmdline and f"--app-id {app} " in cmdline + " ":
-                os.kill(pid, 9)
-                killed.append(pid)
-        return killed
-
+MAINTAIN_CHILD = textwrap.dedent(CHILD_START + """
     class KillInLoop:  # kills every executor in the first loop of a transaction
         def __init__(self):
             self.armed, self.killed = False, []
