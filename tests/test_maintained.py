@@ -207,6 +207,30 @@ def test_after_giving_up_dred_waits_before_trying_again(program, engine):
     assert _contents(live) == _expected(edges)
 
 
+@pytest.mark.parametrize("insert, delete, kept", [
+    ([], [(1, 3)], True),  # 1 -> 2 -> 3 is left
+    ([(5, 6)], [(1, 3), (3, 1)], True),  # 3 -> 4 -> 1 is left; an insertion besides
+    ([], [(4, 1)], False),  # the only way from 4 back into the cycle
+    ([], [(1, 3), (4, 1)], False),  # one edge kept by another path, one not
+    ([(4, 2)], [(4, 1)], True),  # the inserted edge is the new way: 4 -> 2 -> 3 -> 1
+])
+def test_a_closure_whose_removed_edges_are_still_paths_loses_nothing(
+        program, engine, insert, delete, kept):
+    # a cycle 1 -> 2 -> 3 -> 4 -> 1 with chords 1 -> 3 and 3 -> 1
+    edges = {(1, 2), (2, 3), (3, 4), (4, 1), (1, 3), (3, 1)}
+    live = maintain_on(program, engine, {"Edge": sorted(edges)}, choice=Choice.never())
+    changes = live.apply(insert={"Edge": insert}, delete={"Edge": delete})
+    after = (edges - set(delete)) | set(insert)
+    assert _contents(live) == _expected(after)
+    assert sorted_rows(changes["Reach"]) == sorted(
+        [(s, d, 1) for s, d in _reach(after) - _reach(edges)]
+        + [(s, d, -1) for s, d in _reach(edges) - _reach(after)])
+    method = live.last.methods["Reach"]
+    assert (method == "closure check (no path lost)") == kept, method
+    if not kept:
+        assert method == "dred"
+
+
 KEYED = """
 typedef Id = Id{n: u32, zone: string}
 input relation User(id: Id, name: string, active: bool) primary key (u) u.id

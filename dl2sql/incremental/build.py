@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from dl2sql.incremental.closure_check import closure_check
 from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
@@ -184,15 +185,20 @@ class _Builder:
         members = frozenset(s.relations)
         read = tuple(sorted(reads(blocks) - members))
         recompute, diff = self.recompute(s)
+        check = None
         if s.recursive:
-            method, stmts = "dred", self.dred(s.relations, members)
+            deletion, insertion = self.dred(s.relations, members)
+            method, stmts = "dred", deletion + insertion
+            if s.relations[0] in self.p.closures and len(s.relations) == 1:
+                check = closure_check(self, self.p.closures[s.relations[0]][0], blocks[0].span,
+                                      tuple(insertion))
         elif any(isinstance(b, GroupBlock) for b in blocks):
             method, stmts = "group", self.group(s.relations[0], blocks[0])
         else:
             method, stmts = "rules", self.rules(s.relations[0], blocks)
         negated = {aj.source.relation for b in blocks for aj in getattr(b, "antijoins", ())}
         return StratumUpdate(tuple(s.relations), method, read, tuple(stmts), recompute, diff,
-                             tuple(sorted(negated - members)))
+                             tuple(sorted(negated - members)), check)
 
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
@@ -286,7 +292,10 @@ class _Builder:
         self.tables[t.name] = t
         return t
 
-    def dred(self, rels: tuple[str, ...], members: frozenset[str]) -> list:
+    def dred(self, rels: tuple[str, ...], members: frozenset[str]) -> tuple[list, list]:
+        """Delete and rederive: the statements of its deletion phases, and those of its
+        insertion phase (with the changes made), which are all a transaction that
+        removes nothing from the stratum runs."""
         blocks = {r: self.p.blocks.get(r, []) for r in rels}
 
         def parts(rel, make, *extra) -> Parts:
@@ -316,6 +325,7 @@ class _Builder:
             stmts.append(self.made(r, "redo", Parts(r, tuple(
                 rederivations(b, layout, "del") for b in blocks[r])),
                 f"{r}: over-deleted rows derived still"))
+        deletion, stmts = stmts, []  # what follows is all an insertion alone needs
         for r in rels:
             redo = Part(Scan(table_name(r, "redo")), (table_name(r, "redo"),))
             stmts.append(self.made(r, "added", self.minus(parts(r, insertion_seeds, redo),
@@ -337,8 +347,7 @@ class _Builder:
                                    f"{r}: rows added"))
             stmts.append(self.made(r, "minus", self.minus(self.scan(r, "del"), r, "added"),
                                    f"{r}: rows removed"))
-        return stmts
-
+        return deletion, stmts
 
 
 def written(stmts):

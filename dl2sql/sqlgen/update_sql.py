@@ -13,10 +13,11 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import (Enough, OverDeletion, Refuse, StratumUpdate,
+                                      SupportCheck, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
-                               Rename, Rows, Scan, Subtract)
+                               RecursiveUnion, Rename, Rows, Scan, Subtract)
 from dl2sql.sqlgen.blocks import union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
 from dl2sql.sqlgen.exprs import ExprCompiler
@@ -95,7 +96,11 @@ class _UpdateLowering:
         return dataclasses.replace(
             s, statements=tuple(self.statement(x) for x in s.statements),
             recompute=tuple(self.plain.statement(x) for x in s.recompute),
-            diff=tuple(self.statement(x) for x in s.diff))
+            diff=tuple(self.statement(x) for x in s.diff),
+            check=s.check and SupportCheck(
+                tuple(self.statement(x) for x in s.check.statements),
+                self.plain.table(s.check.pending),
+                tuple(self.statement(x) for x in s.check.insertion)))
 
     def statement(self, s):
         table = self.plain.table
@@ -129,6 +134,8 @@ class _UpdateLowering:
             return self.rows.rows(q.block)
         if isinstance(q, Scan):
             return select_all(q.table)
+        if isinstance(q, RecursiveUnion):
+            return self.rows.query(q)
         raise TypeError(f"not an update query part: {q!r}")
 
 

@@ -24,28 +24,46 @@ FROM "Odd";
 -- repeat (stratum Even, Odd):
   -- Even: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Even__new" AS
-  SELECT DISTINCT
-    "t1"."a",
-    "t2"."b"
-  FROM "Odd__delta" AS "t1"
-  JOIN "E" AS "t2"
-    ON "t2"."a" = "t1"."b"
-  EXCEPT
   SELECT
-    *
-  FROM "Even";
+    "n"."a",
+    "n"."b"
+  FROM (
+    SELECT DISTINCT
+      "t1"."a",
+      "t2"."b"
+    FROM "Odd__delta" AS "t1"
+    JOIN "E" AS "t2"
+      ON "t2"."a" = "t1"."b"
+  ) AS "n"
+  WHERE
+    NOT EXISTS(
+      SELECT
+        1
+      FROM "Even" AS "o"
+      WHERE
+        "o"."a" IS NOT DISTINCT FROM "n"."a" AND "o"."b" IS NOT DISTINCT FROM "n"."b"
+    );
   -- Odd: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Odd__new" AS
-  SELECT DISTINCT
-    "t1"."a",
-    "t2"."b"
-  FROM "Even__delta" AS "t1"
-  JOIN "E" AS "t2"
-    ON "t2"."a" = "t1"."b"
-  EXCEPT
   SELECT
-    *
-  FROM "Odd";
+    "n"."a",
+    "n"."b"
+  FROM (
+    SELECT DISTINCT
+      "t1"."a",
+      "t2"."b"
+    FROM "Even__delta" AS "t1"
+    JOIN "E" AS "t2"
+      ON "t2"."a" = "t1"."b"
+  ) AS "n"
+  WHERE
+    NOT EXISTS(
+      SELECT
+        1
+      FROM "Odd" AS "o"
+      WHERE
+        "o"."a" IS NOT DISTINCT FROM "n"."a" AND "o"."b" IS NOT DISTINCT FROM "n"."b"
+    );
   -- Even := Even UNION ALL Even__new
   -- Even__delta := Even__new
   -- Odd := Odd UNION ALL Odd__new

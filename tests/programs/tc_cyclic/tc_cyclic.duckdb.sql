@@ -13,26 +13,35 @@ FROM "Reach2";
   -- Reach2: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Reach2__new" AS
   SELECT
-    *
+    "n"."a",
+    "n"."b"
   FROM (
-    SELECT DISTINCT
-      "t1"."a",
-      "t2"."b"
-    FROM "Reach2__delta" AS "t1"
-    JOIN "Reach2" AS "t2"
-      ON "t2"."a" = "t1"."b"
-    UNION
-    SELECT DISTINCT
-      "t1"."a",
-      "t2"."b"
-    FROM "Reach2" AS "t1"
-    JOIN "Reach2__delta" AS "t2"
-      ON "t2"."a" = "t1"."b"
-  ) AS variants
-  EXCEPT
-  SELECT
-    *
-  FROM "Reach2";
+    SELECT
+      *
+    FROM (
+      SELECT DISTINCT
+        "t1"."a",
+        "t2"."b"
+      FROM "Reach2__delta" AS "t1"
+      JOIN "Reach2" AS "t2"
+        ON "t2"."a" = "t1"."b"
+      UNION
+      SELECT DISTINCT
+        "t1"."a",
+        "t2"."b"
+      FROM "Reach2" AS "t1"
+      JOIN "Reach2__delta" AS "t2"
+        ON "t2"."a" = "t1"."b"
+    ) AS variants
+  ) AS "n"
+  WHERE
+    NOT EXISTS(
+      SELECT
+        1
+      FROM "Reach2" AS "o"
+      WHERE
+        "o"."a" IS NOT DISTINCT FROM "n"."a" AND "o"."b" IS NOT DISTINCT FROM "n"."b"
+    );
   -- Reach2 := Reach2 UNION ALL Reach2__new
   -- Reach2__delta := Reach2__new
 -- until empty: Reach2__new

@@ -1,0 +1,120 @@
+"""The support check of a transitive closure: whether a transaction's deletions leave
+every path in place.
+
+For ``P = E+`` (:mod:`dl2sql.passes.doubling` recognizes the rules) and the edges ``E'``
+after a transaction, ``E+ ⊆ E'+`` exactly when every removed edge ``(a, b)`` is still a
+path of ``E'``: ``E'+`` is transitive and holds every edge that was kept, so it then
+holds every path of ``E``. The check is a search from the sources of the removed
+edges along the new edges; it costs the nodes those sources reach, where delete and
+rederive costs every path through the removed edges (on a graph with one large
+strongly connected component, nearly all of them). When it passes, the stratum only
+adds the paths the inserted edges make; otherwise it falls back to delete and
+rederive (or recomputing).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from dl2sql.incremental.nodes import SupportCheck
+from dl2sql.plan.build import table_name
+from dl2sql.plan.nodes import (Append, Loop, Part, Parts, RecursiveUnion, Rename, Rows, Scan,
+                               Subtract)
+from dl2sql.ra.nodes import Block, Source
+from dl2sql.types import typed as T
+from dl2sql.types.model import BOOL
+
+# source aliases no rule uses (lowering names sources t1, t2, ...)
+REMOVED, EDGE, FOUND = "dl2sql_removed", "dl2sql_edge", "dl2sql_found"
+
+
+def closure_check(builder, closure, span, insertion: tuple) -> Optional[SupportCheck]:
+    """The check of ``closure`` (its relation's stratum is being built by ``builder``,
+    a :class:`~dl2sql.incremental.build._Builder`); ``insertion`` are the stratum's
+    statements that add what inserted edges derive, all it runs when the check passes.
+    None where the two relations are not stored one column per field."""
+    return _Check(builder, closure, span).statements(insertion)
+
+
+class _Check:
+    def __init__(self, builder, closure, span):
+        self.b, self.span = builder, span
+        self.rel, self.edge = closure.relation, closure.edge
+        layouts = builder.p.layouts
+        self.flat = (layouts[self.rel].flat_ctor is not None
+                     and layouts[self.edge].flat_ctor is not None)
+        edge_columns = sorted(layouts[self.edge].columns,
+                              key=lambda c: c[0] != closure.edge_source)
+        (self.src, self.src_type), (self.dst, self.dst_type) = edge_columns
+        self.columns = builder.columns(self.rel)
+        self.removed = table_name(self.edge, "minus")
+
+    def statements(self, insertion: tuple) -> Optional[SupportCheck]:
+        if not self.flat:
+            return None
+        b, rel = self.b, self.rel
+        search = b.policy.recursive_union
+        # from each removed edge's source, the paths one edge long (or, in one recursive
+        # query where the engine has it, every node it reaches) along the edges now
+        first = self.step(Source(REMOVED, self.edge, "minus"), self.src)
+        reached = (RecursiveUnion(rel, table_name(rel, "delta"), (Rows(first),), (Rows(
+            self.step(Source(FOUND, rel, "delta"), self.columns[1])),)) if search
+            else Rows(first))
+        pending = self.b.table(rel, "pending")
+        check = [
+            b.made(rel, "reached", Parts(rel, (Part(reached, (self.removed,)),)),
+                   f"{rel}: nodes the removed edges' sources reach now"),
+            b.made(rel, "pending", Subtract(Parts(rel, (Part(Rows(self.block(
+                (Source(REMOVED, self.edge, "minus"),), (),
+                (self.col(REMOVED, self.src, self.src_type),
+                 self.col(REMOVED, self.dst, self.dst_type)))), (self.removed,)),)),
+                table_name(rel, "reached"), self.columns),
+                f"{rel}: removed edges with no path found again yet"),
+        ]
+        if not search:
+            check += self.search_loop()
+        return SupportCheck(tuple(check), pending, insertion)
+
+    def col(self, alias: str, name: str, ty) -> T.TCol:
+        return T.TCol(ty, alias, name)
+
+    def block(self, sources, conditions, outputs) -> Block:
+        return Block(self.rel, tuple(sources), tuple(conditions), (), tuple(outputs),
+                     self.span)
+
+    def step(self, at: Source, node: str, *more) -> Block:
+        """One edge further from ``at``'s rows (whose column ``node`` is where they
+        stand; their source column is the relation's first or the edge's own)."""
+        start = self.columns[0] if at.relation == self.rel else self.src
+        more_sources = tuple(s for s, _ in more)
+        return self.block(
+            (at, Source(EDGE, self.edge, "full")) + more_sources,
+            (T.TBin(BOOL, "==", self.col(at.alias, node, self.dst_type),
+                    self.col(EDGE, self.src, self.src_type)),) + tuple(c for _, c in more),
+            (self.col(at.alias, start, self.src_type), self.col(EDGE, self.dst, self.dst_type)))
+
+    def search_loop(self) -> list:
+        """A breadth-first search, one edge per iteration, from the sources whose
+        removed edges are still unfound; it stops once all are found (each statement
+        costs a job on Spark, so the search goes no further than it must)."""
+        b, rel = self.b, self.rel
+        frontier, step = b.table(rel, "frontier"), b.table(rel, "step")
+        reached, pending = table_name(rel, "reached"), table_name(rel, "pending")
+        wanted = Source("dl2sql_pending", rel, "pending")
+        still = T.TBin(BOOL, "==", self.col(wanted.alias, self.columns[0], self.src_type),
+                       self.col("dl2sql_frontier", self.columns[0], self.src_type))
+        further = self.step(Source("dl2sql_frontier", rel, "frontier"), self.columns[1],
+                            (wanted, still))
+        body = (
+            b.made(rel, "step", Subtract(Parts(rel, (Part(Rows(further), (
+                frontier.name, pending)),)), reached, self.columns),
+                f"{rel}: nodes one edge further, from sources still searched"),
+            Append(b.table(rel, "reached"), step),
+            b.made(rel, "unfound", Subtract(Parts(rel, (Part(Scan(pending), (pending,)),)),
+                                            step.name, self.columns),
+                   f"{rel}: removed edges still with no path found"),
+            Rename(b.table(rel, "pending"), b.table(rel, "unfound")),
+            Rename(frontier, step),
+        )
+        return [b.made(rel, "frontier", Parts(rel, (Part(Scan(reached), (reached,)),)),
+                       f"{rel}: the search's first frontier"),
+                Loop(body, (step.name,), f"search of {rel}")]
