@@ -140,10 +140,15 @@ class DuckDBRunner:
 
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
         """``CREATE OR REPLACE TABLE table AS query``; with ``count`` also its size."""
-        self.con.execute(f"CREATE OR REPLACE TABLE {_ident(table.name)} AS {self.sql(query)}")
-        if count:
-            return self.count(table)
-        return None
+        # DuckDB answers a CREATE TABLE AS with the number of rows it stored: no second
+        # statement to count them (a transaction's update runs dozens of small ones)
+        made = self.con.execute(
+            f"CREATE OR REPLACE TABLE {_ident(table.name)} AS {self.sql(query)}").fetchall()
+        if not count:
+            return None
+        if len(made) == 1 and len(made[0]) == 1 and isinstance(made[0][0], int):
+            return made[0][0]
+        return self.count(table)
 
     def append(self, target: Table, source: Table) -> None:
         """``INSERT INTO target SELECT * FROM source``."""
