@@ -40,8 +40,12 @@ class _Check:
         self.b, self.span = builder, span
         self.rel, self.edge = closure.relation, closure.edge
         layouts = builder.p.layouts
-        self.flat = (layouts[self.rel].flat_ctor is not None
-                     and layouts[self.edge].flat_ctor is not None)
+        # the closure's rules name two fields of each relation; the check reads the
+        # stored columns, so both must be exactly those two
+        self.flat = all(layouts[r].flat_ctor is not None and len(layouts[r].columns) == 2
+                        for r in (self.rel, self.edge))
+        if not self.flat:
+            return
         edge_columns = sorted(layouts[self.edge].columns,
                               key=lambda c: c[0] != closure.edge_source)
         (self.src, self.src_type), (self.dst, self.dst_type) = edge_columns

@@ -14,6 +14,7 @@ from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.sqlgen.canonical import input_failure, input_projection
 from dl2sql.sqlgen.dialects import DUCKDB
 from dl2sql.sqlgen.text_columns import csv_projection
+from dl2sql.sqlgen.trees import select_all
 
 
 def is_spark_frame(value) -> bool:
@@ -187,11 +188,14 @@ class DuckDBInput:
 def write_table(runner, table: Table, path: str, fmt: str) -> None:
     """Write ``table`` as one ``fmt`` file at ``path`` (csv with a header, json lines,
     parquet)."""
-    options = {"csv": "FORMAT CSV, HEADER", "json": "FORMAT JSON",
-               "parquet": "FORMAT PARQUET"}[fmt]
-    quoted = '"' + table.name.replace('"', '""') + '"'
-    escaped = path.replace("'", "''")
-    runner.con.execute(f"COPY (SELECT * FROM {quoted}) TO '{escaped}' ({options})")
+    options = {"csv": ("CSV", True), "json": ("JSON", False), "parquet": ("PARQUET", False)}
+    form, header = options[fmt]
+    params = [exp.CopyParameter(this=exp.var("FORMAT"), expression=exp.var(form))]
+    if header:
+        params.append(exp.CopyParameter(this=exp.var("HEADER")))
+    copy = exp.Copy(this=exp.Subquery(this=select_all(table.name)), kind=False,
+                    files=[exp.Literal.string(path)], params=params)
+    runner.con.execute(copy.sql(dialect="duckdb"))
 
 
 def result_frame(runner, table: Table):

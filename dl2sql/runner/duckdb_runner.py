@@ -13,17 +13,13 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
-from dl2sql.sqlgen.trees import table as table_ref
+from dl2sql.sqlgen.trees import select_all, table as table_ref
 
 # Rows are sent in chunks so that a very large input does not build one giant
 # parameter list (DuckDB copies every parameter into its own vectors).
 _LOAD_CHUNK = 100_000
 
 _DT = exp.DataType.Type
-
-
-def _ident(name: str) -> str:
-    return exp.to_identifier(name, quoted=True).sql(dialect="duckdb")
 
 
 def _struct_fields(dtype: exp.DataType) -> list[tuple[str, exp.DataType]]:
@@ -98,10 +94,9 @@ class DuckDBRunner:
         return query.sql(dialect=self.dialect)
 
     def _schema_sql(self, table: Table) -> str:
-        cols = ", ".join(
-            f"{_ident(c.name)} {c.type.sql(dialect=self.dialect)}" for c in table.columns
-        )
-        return f"CREATE OR REPLACE TABLE {_ident(table.name)} ({cols})"
+        return self.sql(exp.Create(this=exp.Schema(this=table_ref(table.name), expressions=[
+            exp.ColumnDef(this=exp.to_identifier(c.name, quoted=True), kind=c.type)
+            for c in table.columns]), kind="TABLE", replace=True))
 
     # -- Runner protocol ---------------------------------------------------------
     def running(self):
@@ -125,11 +120,11 @@ class DuckDBRunner:
                     f"relation {table.name}: row {i} has {len(row)} columns, expected {n}: {row!r}"
                 )
         convs = [_to_duckdb(c.type) for c in table.columns]
-        select = ", ".join(
-            f"unnest(${i + 1}::{c.type.sql(dialect=self.dialect)}[])"
-            for i, c in enumerate(table.columns)
-        )
-        stmt = f"INSERT INTO {_ident(table.name)} SELECT {select}"
+        stmt = self.sql(exp.insert(exp.select(*(
+            exp.Explode(this=exp.Cast(this=exp.Placeholder(this=str(i + 1)),
+                                      to=exp.DataType(this=exp.DataType.Type.ARRAY,
+                                                      expressions=[c.type], nested=True)))
+            for i, c in enumerate(table.columns))), table_ref(table.name)))
         for start in range(0, len(rows), _LOAD_CHUNK):
             chunk = rows[start:start + _LOAD_CHUNK]
             params = []
@@ -142,8 +137,8 @@ class DuckDBRunner:
         """``CREATE OR REPLACE TABLE table AS query``; with ``count`` also its size."""
         # DuckDB answers a CREATE TABLE AS with the number of rows it stored: no second
         # statement to count them (a transaction's update runs dozens of small ones)
-        made = self.con.execute(
-            f"CREATE OR REPLACE TABLE {_ident(table.name)} AS {self.sql(query)}").fetchall()
+        made = self.con.execute(self.sql(exp.Create(
+            this=table_ref(table.name), kind="TABLE", replace=True, expression=query))).fetchall()
         if not count:
             return None
         if len(made) == 1 and len(made[0]) == 1 and isinstance(made[0][0], int):
@@ -152,14 +147,15 @@ class DuckDBRunner:
 
     def append(self, target: Table, source: Table) -> None:
         """``INSERT INTO target SELECT * FROM source``."""
-        self.con.execute(f"INSERT INTO {_ident(target.name)} SELECT * FROM {_ident(source.name)}")
+        self.con.execute(self.sql(exp.insert(select_all(source.name), table_ref(target.name))))
 
     def rename(self, target: Table, source: Table) -> None:
         """Drop ``target`` and rename ``source`` to it (no data is copied)."""
         if target.name == source.name:
             return
-        self.con.execute(f"DROP TABLE IF EXISTS {_ident(target.name)}")
-        self.con.execute(f"ALTER TABLE {_ident(source.name)} RENAME TO {_ident(target.name)}")
+        self.drop(target)
+        self.con.execute(self.sql(exp.Alter(this=table_ref(source.name), kind="TABLE", actions=[
+            exp.AlterRename(this=table_ref(target.name))])))
 
     def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
         """``target := (target − minus) ∪ plus`` in place: a ``DELETE ... USING`` and an
@@ -197,7 +193,7 @@ class DuckDBRunner:
 
     def fetch(self, table: Table) -> list[tuple]:
         """All rows of ``table`` in normalised form (STRUCT → tuple, DECIMAL → int)."""
-        rows = self.con.execute(f"SELECT * FROM {_ident(table.name)}").fetchall()
+        rows = self.con.execute(self.sql(select_all(table.name))).fetchall()
         norms = [_normalizer(c.type) for c in table.columns]
         if not any(norms):
             return [tuple(r) for r in rows]
@@ -207,7 +203,8 @@ class DuckDBRunner:
 
     def drop(self, table: Table) -> None:
         """``DROP TABLE IF EXISTS table``."""
-        self.con.execute(f"DROP TABLE IF EXISTS {_ident(table.name)}")
+        self.con.execute(self.sql(exp.Drop(tables=[table_ref(table.name)], kind="TABLE",
+                                           exists=True)))
 
     def size(self, table: Table) -> int:
         """Number of rows of ``table`` (counted: DuckDB keeps no sizes apart)."""
