@@ -19,11 +19,14 @@ class ExternStorage:
     so they also print, order and read from ``.dat`` files as that type), with DDlog's
     ``default()`` ``default``. With ``hex_digits``, the integer is stored in SQL as
     that many lower-case hex digits (text orders like the numbers), since
-    DECIMAL(38,0) holds only 38 decimal digits."""
+    DECIMAL(38,0) holds only 38 decimal digits. ``reader`` names the library function
+    (from the plain value to a ``Result``) that a value read from a record goes
+    through, as DDlog's ``FromRecord`` parses it."""
 
     type: Type
     default: object
     hex_digits: int = 0
+    reader: str | None = None
 
     def to_sql(self, v):
         """The SQL form of a value (the integer as text when ``hex_digits``)."""
@@ -36,7 +39,7 @@ class ExternStorage:
 
 EXTERN_STORAGE = {
     "uuid::Uuid": ExternStorage(TBit(128), 0, hex_digits=32),  # the big-endian value
-    "url::Url": ExternStorage(TString(), "http://127.0.0.1/"),  # the serialization
+    "url::Url": ExternStorage(TString(), "http://127.0.0.1/", reader="url::url_parse"),
 }
 
 
