@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-import idna
-
 SPECIAL_PORTS = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
 
 # percent-encode sets (the crate's): each adds to the one before it
@@ -243,6 +241,7 @@ def _ipv6(text: str) -> Host:
 def _domain_to_ascii(domain: str) -> str:
     if domain.isascii():
         return domain.lower()
+    import idna  # only for international names (Spark's workers get it in dl2sql's zip)
     try:
         return idna.encode(domain, uts46=True, transitional=False).decode("ascii")
     except (idna.IDNAError, UnicodeError):
