@@ -48,6 +48,23 @@ def extern_storage(t: Type) -> ExternStorage | None:
     return EXTERN_STORAGE.get(t.name) if isinstance(t, TNamed) else None
 
 
+def extern_stored_in(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> Type | None:
+    """An extern type of :data:`EXTERN_STORAGE` that values of ``t`` contain, if any."""
+    if extern_storage(t) is not None:
+        return t
+    if isinstance(t, TTuple):
+        inner = t.elems
+    elif isinstance(t, TNamed) and t not in _seen:
+        inner = t.args
+        if t.name in env.defs and not env.defs[t.name].extern:
+            inner += tuple(ft for c in env.ctors(t) for _, ft in c.fields)
+        _seen = _seen | {t}
+    else:
+        return None
+    return next((found for e in inner
+                 if (found := extern_stored_in(e, env, _seen)) is not None), None)
+
+
 def is_decimal(t: Type) -> bool:
     """True when integers of type ``t`` are stored as DECIMAL(38,0)."""
     return isinstance(t, TBigInt) or (isinstance(t, TBit) and t.width >= 64) or \
