@@ -38,37 +38,85 @@ def join(url: str, other: str) -> Record:
     return _result(other, parse(url))
 
 
+def url_to_string(url: str) -> str:
+    """The serialization."""
+    return url
+
+
+def scheme(url: str) -> str:
+    """The scheme, lower case, without ``:``."""
+    return parse(url).scheme
+
+
+def has_authority(url: str) -> bool:
+    """Whether ``//`` follows the scheme."""
+    return parse(url).host is not None
+
+
+def cannot_be_a_base(url: str) -> bool:
+    """Whether the path is opaque (does not start with ``/``)."""
+    return parse(url).opaque_path
+
+
+def username(url: str) -> str:
+    """The percent-encoded user name, maybe empty."""
+    return parse(url).username
+
+
+def password(url: str) -> Record:
+    """The percent-encoded password if it is not empty."""
+    return _option(parse(url).password or None)
+
+
 def _host(url: str) -> Optional[str]:
-    """The host's text, None for no host or an empty one (the crate has none then)."""
     host = parse(url).host
     return None if host is None or host.kind == "empty" else host.text
 
 
-def _domain(url: str) -> Optional[str]:
+def has_host(url: str) -> bool:
+    """Whether there is a non-empty host."""
+    return _host(url) is not None
+
+
+def host_str(url: str) -> Record:
+    """The host's text (IPv6 in brackets), for a non-empty host."""
+    return _option(_host(url))
+
+
+def domain(url: str) -> Record:
+    """The host when it is a domain (the crate counts a non-special URL's host as one)."""
     host = parse(url).host
-    return host.text if host is not None and host.kind in ("domain", "opaque") else None
+    return _option(host.text if host is not None and host.kind in ("domain", "opaque")
+                   else None)
 
 
-def _port_or_known_default(url: str) -> Optional[int]:
+def port(url: str) -> Record:
+    """The port unless absent or the scheme's default."""
+    return _option(parse(url).port)
+
+
+def port_or_known_default(url: str) -> Record:
+    """The port, or the special scheme's default port."""
     u = parse(url)
-    return u.port if u.port is not None else SPECIAL_PORTS.get(u.scheme)
+    return _option(u.port if u.port is not None else SPECIAL_PORTS.get(u.scheme))
 
 
-LIBRARY_URL = {
-    "url::url_parse": url_parse,
-    "url::join": join,
-    "url::url_to_string": lambda url: url,
-    "url::scheme": lambda url: parse(url).scheme,
-    "url::has_authority": lambda url: parse(url).host is not None,
-    "url::cannot_be_a_base": lambda url: parse(url).opaque_path,
-    "url::username": lambda url: parse(url).username,
-    "url::password": lambda url: _option(parse(url).password or None),
-    "url::has_host": lambda url: _host(url) is not None,
-    "url::host_str": lambda url: _option(_host(url)),
-    "url::domain": lambda url: _option(_domain(url)),
-    "url::port": lambda url: _option(parse(url).port),
-    "url::port_or_known_default": lambda url: _option(_port_or_known_default(url)),
-    "url::path": lambda url: parse(url).path_text(),
-    "url::query": lambda url: _option(parse(url).query),
-    "url::fragment": lambda url: _option(parse(url).fragment),
-}
+def path(url: str) -> str:
+    """The serialized path."""
+    return parse(url).path_text()
+
+
+def query(url: str) -> Record:
+    """The query after ``?``, if any."""
+    return _option(parse(url).query)
+
+
+def fragment(url: str) -> Record:
+    """The fragment after ``#``, if any."""
+    return _option(parse(url).fragment)
+
+
+LIBRARY_URL = {f"url::{fn.__name__}": fn for fn in (
+    url_parse, join, url_to_string, scheme, has_authority, cannot_be_a_base, username,
+    password, has_host, host_str, domain, port, port_or_known_default, path, query,
+    fragment)}

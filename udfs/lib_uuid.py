@@ -111,29 +111,77 @@ def parse_str(s: str) -> Record:
         return _err(str(e))
 
 
-def _hyphenated(u: int) -> str:
+def _constant(value: int, what: str):
+    def make() -> int:
+        return value
+    make.__doc__ = what
+    return make
+
+
+def from_u128(v: int) -> int:
+    """The UUID whose big-endian value is ``v``."""
+    return v & _MASK
+
+
+def hyphenated(u: int) -> str:
+    """8-4-4-4-12 lower-case hex digits."""
     h = f"{u:032x}"
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
+def hyphenated_upper(u: int) -> str:
+    """8-4-4-4-12 upper-case hex digits."""
+    return hyphenated(u).upper()
+
+
+def simple(u: int) -> str:
+    """32 lower-case hex digits."""
+    return f"{u:032x}"
+
+
+def simple_upper(u: int) -> str:
+    """32 upper-case hex digits."""
+    return f"{u:032X}"
+
+
+def urn(u: int) -> str:
+    """``urn:uuid:`` and the lower-case hyphenated form."""
+    return _URN_PREFIX + hyphenated(u)
+
+
+def urn_upper(u: int) -> str:
+    """``urn:uuid:`` and the upper-case hyphenated form."""
+    return _URN_PREFIX + hyphenated_upper(u)
+
+
+def as_u128(u: int) -> int:
+    """The big-endian value."""
+    return u
+
+
+def is_nil(u: int) -> bool:
+    """Whether all 128 bits are zero."""
+    return u == 0
+
+
 LIBRARY_UUID = {
-    "uuid::nil": lambda: 0,
-    "uuid::nAMESPACE_DNS": lambda: NAMESPACE_DNS,
-    "uuid::nAMESPACE_OID": lambda: NAMESPACE_OID,
-    "uuid::nAMESPACE_URL": lambda: NAMESPACE_URL,
-    "uuid::nAMESPACE_X500": lambda: NAMESPACE_X500,
+    "uuid::nil": _constant(0, "The nil UUID (all zero)."),
+    "uuid::nAMESPACE_DNS": _constant(NAMESPACE_DNS, "RFC 4122's DNS name space."),
+    "uuid::nAMESPACE_OID": _constant(NAMESPACE_OID, "RFC 4122's ISO OID name space."),
+    "uuid::nAMESPACE_URL": _constant(NAMESPACE_URL, "RFC 4122's URL name space."),
+    "uuid::nAMESPACE_X500": _constant(NAMESPACE_X500, "RFC 4122's X.500 DN name space."),
     "uuid::new_v5": new_v5,
-    "uuid::from_u128": lambda v: v & _MASK,
+    "uuid::from_u128": from_u128,
     "uuid::from_u128_le": from_u128_le,
     "uuid::from_bytes": from_bytes,
     "uuid::parse_str": parse_str,
-    "uuid::to_hyphenated_lower": _hyphenated,
-    "uuid::to_hyphenated_upper": lambda u: _hyphenated(u).upper(),
-    "uuid::to_simple_lower": lambda u: f"{u:032x}",
-    "uuid::to_simple_upper": lambda u: f"{u:032X}",
-    "uuid::to_urn_lower": lambda u: _URN_PREFIX + _hyphenated(u),
-    "uuid::to_urn_upper": lambda u: _URN_PREFIX + _hyphenated(u).upper(),
-    "uuid::as_u128": lambda u: u,
-    "uuid::to_u128_le": from_u128_le,
-    "uuid::is_nil": lambda u: u == 0,
+    "uuid::to_hyphenated_lower": hyphenated,
+    "uuid::to_hyphenated_upper": hyphenated_upper,
+    "uuid::to_simple_lower": simple,
+    "uuid::to_simple_upper": simple_upper,
+    "uuid::to_urn_lower": urn,
+    "uuid::to_urn_upper": urn_upper,
+    "uuid::as_u128": as_u128,
+    "uuid::to_u128_le": from_u128_le,  # reversing the bytes is its own inverse
+    "uuid::is_nil": is_nil,
 }
