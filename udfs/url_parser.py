@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from dl2sql.udfs.url_whatwg import (_CONTROLS, _FRAGMENT, _PATH, _QUERY, _SPECIAL_QUERY,
-                                    _USERINFO, CANNOT_BE_A_BASE_BASE, EMPTY_HOST,
-                                    INVALID_PORT, NO_BASE, SPECIAL_PORTS, Host, Url, UrlError,
-                                    parse_host, percent_encode)
+from dl2sql.udfs.url_whatwg import (C0_CONTROL_SET, CANNOT_BE_A_BASE_BASE, EMPTY_HOST,
+                                    FRAGMENT_SET, INVALID_PORT, NO_BASE, PATH_SET, QUERY_SET,
+                                    SPECIAL_PORTS, SPECIAL_QUERY_SET, USERINFO_SET, Host, Url,
+                                    UrlError, parse_host, percent_encode)
 
 _EOF = ""
 _ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -180,7 +180,7 @@ class _Parser:
                 if ch == ":" and not self.password_token_seen:
                     self.password_token_seen = True
                     continue
-                encoded = percent_encode(ch, _USERINFO)
+                encoded = percent_encode(ch, USERINFO_SET)
                 if self.password_token_seen:
                     self.url.password += encoded
                 else:
@@ -316,7 +316,7 @@ class _Parser:
             elif c == "#":
                 url.fragment, self.state = "", "fragment"
         else:
-            self.buffer += percent_encode(c, _PATH)
+            self.buffer += percent_encode(c, PATH_SET)
 
     def _opaque_path(self, c: str) -> None:
         if c == "?":
@@ -324,11 +324,11 @@ class _Parser:
         elif c == "#":
             self.url.fragment, self.state = "", "fragment"
         elif c != _EOF:
-            self.url.path += percent_encode(c, _CONTROLS)
+            self.url.path += percent_encode(c, C0_CONTROL_SET)
 
     def _query(self, c: str) -> None:
         if c in (_EOF, "#"):
-            unsafe = _SPECIAL_QUERY if self.url.special else _QUERY
+            unsafe = SPECIAL_QUERY_SET if self.url.special else QUERY_SET
             self.url.query += percent_encode(self.buffer, unsafe)
             self.buffer = ""
             if c == "#":
@@ -338,7 +338,7 @@ class _Parser:
 
     def _fragment(self, c: str) -> None:
         if c != _EOF:
-            self.url.fragment += percent_encode(c, _FRAGMENT)
+            self.url.fragment += percent_encode(c, FRAGMENT_SET)
 
 
 def parse(text: str, base: Optional[Url] = None) -> Url:

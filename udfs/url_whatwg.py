@@ -13,16 +13,16 @@ from typing import Optional, Union
 
 SPECIAL_PORTS = {"ftp": 21, "file": None, "http": 80, "https": 443, "ws": 80, "wss": 443}
 
-# percent-encode sets (the crate's): each adds to the one before it
-_CONTROLS = frozenset(range(0x20)) | {0x7F}
-_FRAGMENT = _CONTROLS | set(b' "<>`')
-_QUERY = _CONTROLS | set(b' "#<>')
-_SPECIAL_QUERY = _QUERY | {ord("'")}
-_PATH = _QUERY | set(b"?`{}")
-_USERINFO = _PATH | set(b"/:;=@[\\]^|")
+# the crate's percent-encode sets (bytes encoded besides every non-ASCII byte)
+C0_CONTROL_SET = frozenset(range(0x20)) | {0x7F}
+FRAGMENT_SET = C0_CONTROL_SET | set(b' "<>`')
+QUERY_SET = C0_CONTROL_SET | set(b' "#<>')
+SPECIAL_QUERY_SET = QUERY_SET | {ord("'")}
+PATH_SET = QUERY_SET | set(b"?`{}")
+USERINFO_SET = PATH_SET | set(b"/:;=@[\\]^|")
 
 _FORBIDDEN_HOST = set("\0\t\n\r #/:<>?@[\\]^|")
-_FORBIDDEN_DOMAIN = _FORBIDDEN_HOST | {chr(c) for c in _CONTROLS} | {"%"}
+_FORBIDDEN_DOMAIN = _FORBIDDEN_HOST | {chr(c) for c in C0_CONTROL_SET} | {"%"}
 _EOF = ""
 
 
@@ -257,7 +257,7 @@ def parse_host(text: str, special: bool) -> Host:
     if not special:
         if any(c in _FORBIDDEN_HOST for c in text):
             raise UrlError(INVALID_DOMAIN_CHARACTER)
-        return Host("opaque" if text else "empty", percent_encode(text, _CONTROLS))
+        return Host("opaque" if text else "empty", percent_encode(text, C0_CONTROL_SET))
     try:
         domain = percent_decode(text).decode("utf-8")
     except UnicodeDecodeError:
