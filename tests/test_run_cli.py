@@ -176,3 +176,27 @@ def test_input_relations_without_a_file_are_named_in_a_warning(tmp_path, engine_
     assert (f"warning: {inp}: no file names input relation(s) Edge; they are empty in "
             f"this run" in err)
     assert (out / "Reach.json").read_text() == ""
+
+
+def test_files_are_refused_for_uuid_and_url_columns(tmp_path, capsys):
+    """A file holds a column's stored form (a Uuid's hex digits, a Url's text not
+    parsed), which is not DDlog's: such inputs and outputs are refused by name."""
+    prog = tmp_path / "ids.dl"
+    prog.write_text("import uuid\nimport url\n"
+                    "input relation Id(id: Option<uuid::Uuid>)\n"
+                    "output relation Seen(n: string)\nSeen(\"id\") :- Id(_).\n"
+                    "output relation Home(u: url::Url)\n"
+                    "Home(url::url_parse(\"http://h/\").unwrap_or_default()).\n")
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "Id.json").write_text('{"id": 5}\n')
+    assert main(["run", str(prog), "--engine", "duckdb", "--input", str(inp),
+                 "--output", str(tmp_path / "out"), "--format", "json", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "relation `Home` has column `u` holding `url::Url` values" in err
+    prog.write_text(prog.read_text().split("output relation Home")[0])
+    assert main(["run", str(prog), "--engine", "duckdb", "--input", str(inp),
+                 "--output", str(tmp_path / "out"), "--format", "json", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "Id.json: relation `Id` has column `id` holding `uuid::Uuid` values" in err
+    assert not (tmp_path / "out").exists()

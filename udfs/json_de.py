@@ -150,6 +150,8 @@ def _value(env: TypeEnv, t: Type, n: Node, pos: bool):
         return tree_to_jvalue(n, env)
     if t.name == JSON_WRAPPER:
         return Record(env.ctors(t)[0].name, (from_node(env, t.args[0], n, pos),))
+    if t.name == "uuid::Uuid":  # DDlog's binding reads a Uuid as its u128
+        return _int(TBit(128), n)
     if env.defs[t.name].extern:
         raise JsonError(f"values of the extern type `{t.name}` have no JSON form")
     return _record(env, t, n, pos)

@@ -57,6 +57,10 @@ def to_tree(env: TypeEnv, t: Type, v):
         return node_tree(jvalue_node(v))
     if t.name == JSON_WRAPPER:
         return to_tree(env, t.args[0], v.fields[0])
+    if t.name == "uuid::Uuid":  # DDlog's binding writes a Uuid as its u128
+        return int(v)
+    if t.name == "url::Url":  # DDlog's Url is a struct whose field `url` is the text
+        return Obj((("url", v),))
     if env.defs[t.name].extern:
         raise SerError(f"values of the extern type `{t.name}` have no JSON form")
     return _record(env, t, v)

@@ -31,8 +31,11 @@ from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.values import Record
 from dl2sql.udfs.lib_collections import LIBRARY_COLLECTIONS
+from dl2sql.udfs.lib_base64 import LIBRARY_BASE64
 from dl2sql.udfs.lib_fp import FP
 from dl2sql.udfs.lib_json import LIBRARY_JSON
+from dl2sql.udfs.lib_url import LIBRARY_URL
+from dl2sql.udfs.lib_uuid import LIBRARY_UUID
 from dl2sql.udfs.std_group import with_groups
 from dl2sql.runtime.order import sort_key
 from dl2sql.udfs.std_base import NONE, Ctx, Mut, some, typed
@@ -365,5 +368,8 @@ with_groups(STD, _S)
 STD.update(FP)
 STD.update(LIBRARY_COLLECTIONS)
 STD.update(LIBRARY_JSON)
+STD.update(LIBRARY_BASE64)
+STD.update(LIBRARY_UUID)
+STD.update(LIBRARY_URL)
 # the older `intern` library: interned strings are the strings themselves
 STD.update({"intern::string_intern": _ref, "intern::istring_str": _ref})

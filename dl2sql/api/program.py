@@ -26,6 +26,7 @@ from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.maintained import Maintained
 from dl2sql.api.state import current, loaders, read_manifest
 from dl2sql.incremental.execute import Choice
+from dl2sql.io.files import require_record_form
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
 from dl2sql.compiler.emit import create_view
 from dl2sql.diagnostics import InputError, suggest
@@ -223,6 +224,8 @@ class Program:
         frames = get_engine(engine).inputs
 
         def wrap(rel: str, source):
+            require_record_form(self.compiled, rel, str(source) if isinstance(
+                source, (str, os.PathLike)) else "input")
             return frames(rel, source, self.compiled.layouts[rel].columns,
                           self.compiled.type_env)
         rels = self.compiled.relations

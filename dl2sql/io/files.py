@@ -17,6 +17,7 @@ from pathlib import Path
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
 from dl2sql.types.model import TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString
+from dl2sql.types.storage import extern_stored_in
 
 FORMATS = ("csv", "json", "parquet")
 _EXTENSIONS = {".csv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
@@ -95,13 +96,26 @@ def require_scalar(program, relation: str, where: str) -> None:
                              f"`{t}`, which CSV cannot hold; use --format json or parquet")
 
 
+def require_record_form(compiled, relation: str, where: str) -> None:
+    """Files and DataFrames hold a column's stored form, which for a Uuid (hex digits)
+    or a Url (text, unparsed on input) is not the form DDlog reads and writes: such
+    columns are refused until they are converted."""
+    for name, t in compiled.layouts[relation].columns:
+        found = extern_stored_in(t, compiled.type_env)
+        if found is not None:
+            raise InputError(f"{where}: relation `{relation}` has column `{name}` holding "
+                             f"`{found}` values, which files and DataFrames cannot hold "
+                             f"yet; use rows of Python values or a .dat file")
+
+
 def check_output_format(program, directory: str, fmt: str) -> None:
     """That every output relation can be written as ``fmt``: checked before a run, so
     that a run is not wasted on outputs that cannot be written."""
     if fmt not in FORMATS:
         raise InputError(f"unknown output format `{fmt}` (use {', '.join(FORMATS)})")
-    if fmt == "csv":
-        for rel in program.outputs:
+    for rel in program.outputs:
+        require_record_form(program.compiled, rel, directory)
+        if fmt == "csv":
             require_scalar(program, rel, directory)
 
 

@@ -11,6 +11,8 @@ from dl2sql.runtime.values import Record
 from dl2sql.types.model import (MAP, OPTION, SET, TRANSPARENT, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
+from dl2sql.types.storage import extern_storage
+from dl2sql.udfs.std import STD
 
 
 def convert(t: Type, u: UValue, env: TypeEnv):
@@ -65,6 +67,15 @@ def _convert_named(t: TNamed, u: UValue, env: TypeEnv):
         return normalize(t, [convert(pair, e, env) for e in items], env)
     if t.name in TRANSPARENT:
         return convert(t.args[0], u, env)
+    stored = extern_storage(t)
+    if stored is not None:
+        value = convert(stored.type, u, env)
+        if stored.reader is None:
+            return value
+        read = STD[stored.reader](value)
+        if read.ctor != "ddlog_std::Ok":
+            raise DatError(f"invalid {t} `{u}`: {read.fields[0]}")
+        return read.fields[0]
     defn = env.defs.get(t.name)
     if defn is None or not defn.ctors:
         raise DatError(f"values of extern type {t} cannot be written in a .dat file")

@@ -94,6 +94,10 @@ def _runs_driver_python(spark) -> bool:
     return os.path.abspath(worker) == os.path.abspath(sys.executable)
 
 
+# the url library's international domain names (UTS #46)
+SHIPPED_PACKAGES = ("idna",)
+
+
 def runtime_zip() -> str:
     """A zip of dl2sql's Python files (``dl2sql.udfs`` included), named by its content
     so that a session is given one file per dl2sql version."""
@@ -104,7 +108,11 @@ def runtime_zip() -> str:
     # dl2sql.udfs is installed inside dl2sql, but an editable install maps it from the
     # repository's top-level udfs/ folder, outside dl2sql's own
     udfs_root = importlib.util.find_spec("dl2sql.udfs").submodule_search_locations[0]
-    for root, prefix in ((Path(__file__).parents[1], "dl2sql"), (Path(udfs_root), "dl2sql/udfs")):
+    roots = [(Path(__file__).parents[1], "dl2sql"), (Path(udfs_root), "dl2sql/udfs")]
+    # pure-Python packages that dl2sql.udfs imports travel with it
+    roots += [(Path(importlib.util.find_spec(name).submodule_search_locations[0]), name)
+              for name in SHIPPED_PACKAGES]
+    for root, prefix in roots:
         for path in sorted(root.rglob("*.py")):
             files[f"{prefix}/{path.relative_to(root).as_posix()}"] = path.read_bytes()
     buffer = io.BytesIO()

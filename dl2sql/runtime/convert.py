@@ -9,7 +9,7 @@ from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
 from dl2sql.runtime.defaults import default_value
-from dl2sql.types.storage import is_recursive, struct_slots
+from dl2sql.types.storage import extern_storage, is_recursive, struct_slots
 from dl2sql.runtime.values import GroupValue, Record
 from dl2sql.runtime.encoded import decode, encode
 
@@ -31,6 +31,8 @@ def to_sql(t: Type, v, env: TypeEnv):
         return [(to_sql(t.args[0], k, env), to_sql(t.args[1], x, env)) for k, x in v]
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return to_sql(t.args[0], v, env)
+    if extern_storage(t) is not None:
+        return extern_storage(t).to_sql(v)
     if isinstance(t, TNamed) and t.name == GROUP:
         return (to_sql(t.args[0], v.key, env), [to_sql(t.args[1], x, env) for x in v.items])
     slots = struct_slots(t, env)
@@ -74,6 +76,8 @@ def from_sql(t: Type, v, env: TypeEnv):
         return tuple((from_sql(t.args[0], k, env), from_sql(t.args[1], x, env)) for k, x in v)
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return from_sql(t.args[0], v, env)
+    if extern_storage(t) is not None:
+        return extern_storage(t).from_sql(v)
     if isinstance(t, TNamed) and t.name == GROUP:
         key, items = v
         return GroupValue(from_sql(t.args[0], key, env),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dl2sql.runtime.values import Record
+from dl2sql.types.storage import extern_storage
 from dl2sql.types.model import (MAP, SET, TRANSPARENT, VEC, TBigInt, TBit, TBool, TDouble,
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 
@@ -23,6 +24,8 @@ def default_value(t: Type, env: TypeEnv):
             return ()
         if t.name in TRANSPARENT:
             return default_value(t.args[0], env)
+        if extern_storage(t) is not None:
+            return extern_storage(t).default
         ctors = env.ctors(t)
         if ctors:
             c = ctors[0]

@@ -14,6 +14,7 @@ import struct
 from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.values import Record
+from dl2sql.types.storage import extern_storage
 
 # Heap wrappers that compare and print as their pointee.  Intern is listed although
 # DDlog orders interned values by an internal id: any fixed order is as good as
@@ -65,6 +66,8 @@ def sort_key(t: Type, v, env: TypeEnv):
             idx = env.ctor_index(t, v.ctor)
             fields = ctors[idx].fields
             return (idx, tuple(sort_key(ft, fv, env) for (_, ft), fv in zip(fields, v.fields)))
+        if extern_storage(t) is not None:
+            return sort_key(extern_storage(t).type, v, env)
     # Opaque extern values: fall back to Python's own order, which is at least total
     # for the str/int/tuple payloads such externs are represented by.
     return v

@@ -15,6 +15,7 @@ from decimal import Decimal, localcontext
 from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.values import Record
+from dl2sql.types.storage import extern_storage
 from dl2sql.runtime.order import normalize, to_f32
 
 
@@ -166,6 +167,9 @@ def _fmt_named(t: TNamed, v, env: TypeEnv, out: list) -> None:
         return
     if t.name in TRANSPARENT:
         _fmt(t.args[0], v, env, out)
+        return
+    if extern_storage(t) is not None:
+        _fmt(extern_storage(t).type, v, env, out)
         return
     defn = env.defs.get(t.name)
     if defn is None or not defn.ctors or not isinstance(v, Record):

@@ -123,6 +123,8 @@ class CallCompiler:
             if native is not None:
                 return native
             return self.udf_expr(e)  # a closure argument travels inside the UDF's body
+        if self._takes_wide_udf_result(e):
+            return self.udf_expr(e)
         args = [self.compile(a) for a in e.args]
         base = e.func.split("#", 1)[0]
         if base == "ddlog_std::default":
@@ -142,6 +144,16 @@ class CallCompiler:
         if native is not None:
             return native
         return self.udf_call(e.func, e.targs, [a.type for a in e.args], e.type, args)
+
+    def _takes_wide_udf_result(self, e: T.TCall) -> bool:
+        """Whether a UDF call ``e`` takes a 128-bit integer that another UDF computes:
+        DECIMAL(38,0) cannot carry every such value between them, so both run in one
+        interpreter call."""
+        def udf(c: T.TExpr) -> bool:
+            return isinstance(c, T.TCall) and c.func not in self.functions and \
+                NATIVE.get(c.func.split("#", 1)[0]) is None
+        return udf(e) and any(udf(a) and isinstance(a.type, (TBit, TSigned))
+                              and a.type.width > 64 for a in e.args)
 
     def udf_call(self, func, targs, params, ret, args, synthetic=None) -> exp.Expression:
         """Call of the Python UDF running ``func`` (registered once per instance); a

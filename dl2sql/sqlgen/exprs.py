@@ -12,6 +12,7 @@ from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
+from dl2sql.types.storage import extern_storage
 from dl2sql.types import typed as T
 from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
@@ -62,6 +63,10 @@ class ExprCompiler(CallCompiler):
             return array if v else cast(array, sql_type(t, self.env))
         if isinstance(t, TNamed) and t.name in TRANSPARENT:
             return self.literal(t.args[0], v)
+        if extern_storage(t) is not None:
+            stored = extern_storage(t)
+            return exp.Literal.string(stored.to_sql(v)) if stored.hex_digits else \
+                self.literal(stored.type, v)
         if isinstance(t, TTuple):
             return self.make_tuple(t, [self.literal(e, x) for e, x in zip(t.elems, v)])
         assert isinstance(v, Record), (t, v)

@@ -14,6 +14,7 @@ from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 # the layout of values, shared with the runtime (which must not import sqlglot)
 from dl2sql.types.storage import StructSlot, is_decimal, is_recursive, struct_slots  # noqa: F401
+from dl2sql.types.storage import extern_storage
 
 DECIMAL = exp.DataType.build("DECIMAL(38, 0)")
 BIGINT = exp.DataType.build("BIGINT")
@@ -48,6 +49,9 @@ def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
                 nested=True))])
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return sql_type(t.args[0], env)
+    if extern_storage(t) is not None:
+        stored = extern_storage(t)
+        return exp.DataType.build("STRING") if stored.hex_digits else sql_type(stored.type, env)
     slots = struct_slots(t, env)
     if slots is None:
         if isinstance(t, TTuple) or (isinstance(t, TNamed) and t.name in env.defs

@@ -8,7 +8,61 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple, Type, TypeEnv, unwrapped
+from dl2sql.types.model import (TBigInt, TBit, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
+                                unwrapped)
+
+
+@dataclass(frozen=True)
+class ExternStorage:
+    """How the values of an extern type of dl2sql's bundled library are kept: as values
+    of the plain type ``type`` (DDlog converts them to and from records of that type,
+    so they also print, order and read from ``.dat`` files as that type), with DDlog's
+    ``default()`` ``default``. With ``hex_digits``, the integer is stored in SQL as
+    that many lower-case hex digits (text orders like the numbers), since
+    DECIMAL(38,0) holds only 38 decimal digits. ``reader`` names the library function
+    (from the plain value to a ``Result``) that a value read from a record goes
+    through, as DDlog's ``FromRecord`` parses it."""
+
+    type: Type
+    default: object
+    hex_digits: int = 0
+    reader: str | None = None
+
+    def to_sql(self, v):
+        """The SQL form of a value (the integer as text when ``hex_digits``)."""
+        return f"{v:0{self.hex_digits}x}" if self.hex_digits else v
+
+    def from_sql(self, v):
+        """The value of a SQL form made by :meth:`to_sql`."""
+        return int(v, 16) if self.hex_digits else v
+
+
+EXTERN_STORAGE = {
+    "uuid::Uuid": ExternStorage(TBit(128), 0, hex_digits=32),  # the big-endian value
+    "url::Url": ExternStorage(TString(), "http://127.0.0.1/", reader="url::url_parse"),
+}
+
+
+def extern_storage(t: Type) -> ExternStorage | None:
+    """The storage of ``t`` when it is one of :data:`EXTERN_STORAGE`'s extern types."""
+    return EXTERN_STORAGE.get(t.name) if isinstance(t, TNamed) else None
+
+
+def extern_stored_in(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> Type | None:
+    """An extern type of :data:`EXTERN_STORAGE` that values of ``t`` contain, if any."""
+    if extern_storage(t) is not None:
+        return t
+    if isinstance(t, TTuple):
+        inner = t.elems
+    elif isinstance(t, TNamed) and t not in _seen:
+        inner = t.args
+        if t.name in env.defs and not env.defs[t.name].extern:
+            inner += tuple(ft for c in env.ctors(t) for _, ft in c.fields)
+        _seen = _seen | {t}
+    else:
+        return None
+    return next((found for e in inner
+                 if (found := extern_stored_in(e, env, _seen)) is not None), None)
 
 
 def is_decimal(t: Type) -> bool:

@@ -114,3 +114,20 @@ def test_runtime_zip_holds_dl2sql_with_its_udfs_and_is_named_by_content() -> Non
     assert not [n for n in names if n.startswith("udfs/")]  # no top-level package
     assert all(n.endswith(".py") for n in names)
     assert runtime_zip() == path  # built once per process, same name for same content
+
+
+def test_runtime_zip_ships_the_pure_python_packages_the_udfs_import(tmp_path) -> None:
+    """The url library's international domain names work on a worker that has only
+    the zip (idna travels in it)."""
+    child = textwrap.dedent(f"""
+        import sys
+        sys.path[:] = [p for p in sys.path if "site-packages" not in p]
+        sys.path.insert(0, {runtime_zip()!r})
+        from dl2sql.udfs.lib_url import url_parse
+        print(url_parse("http://bücher.de/").fields[0], sys.modules["idna"].__file__)
+    """)
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", child], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    url, idna_file = done.stdout.split()
+    assert url == "http://xn--bcher-kva.de/" and idna_file.startswith(runtime_zip())
