@@ -207,15 +207,38 @@ def test_after_giving_up_dred_waits_before_trying_again(program, engine):
     assert _contents(live) == _expected(edges)
 
 
-@pytest.mark.parametrize("insert, delete, kept", [
+CLOSURE_CASES = [
     ([], [(1, 3)], True),  # 1 -> 2 -> 3 is left
     ([(5, 6)], [(1, 3), (3, 1)], True),  # 3 -> 4 -> 1 is left; an insertion besides
     ([], [(4, 1)], False),  # the only way from 4 back into the cycle
     ([], [(1, 3), (4, 1)], False),  # one edge kept by another path, one not
     ([(4, 2)], [(4, 1)], True),  # the inserted edge is the new way: 4 -> 2 -> 3 -> 1
-])
+]
+
+
+@pytest.mark.parametrize("insert, delete, kept", CLOSURE_CASES)
 def test_a_closure_whose_removed_edges_are_still_paths_loses_nothing(
         program, engine, insert, delete, kept):
+    _closure_case(program, engine, insert, delete, kept)
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3])
+@pytest.mark.parametrize("insert, delete, kept", CLOSURE_CASES + [
+    ([(4, 9), (9, 10), (10, 2)], [(1, 2)], True),  # 1 -> 3 -> 4 -> 9 -> 10 -> 2
+])
+def test_the_closure_search_as_a_loop_of_steps(monkeypatch, steps, insert, delete, kept):
+    """The search Spark runs (a loop of ``steps`` edges per iteration, the earlier steps
+    uncounted), run on DuckDB, whose own search is one recursive query."""
+    import dataclasses
+    from dl2sql.engines import ENGINES
+    from dl2sql.plan.loops import LoopPolicy
+    from dl2sql.runner.duckdb_runner import DuckDBRunner
+    monkeypatch.setitem(ENGINES, "duckdb", dataclasses.replace(
+        ENGINES["duckdb"], loops=LoopPolicy(steps_per_check=steps)))
+    _closure_case(dl2sql.compile(PROGRAM), DuckDBRunner(), insert, delete, kept)
+
+
+def _closure_case(program, engine, insert, delete, kept):
     # a cycle 1 -> 2 -> 3 -> 4 -> 1 with chords 1 -> 3 and 3 -> 1
     edges = {(1, 2), (2, 3), (3, 4), (4, 1), (1, 3), (3, 1)}
     live = maintain_on(program, engine, {"Edge": sorted(edges)}, choice=Choice.never())

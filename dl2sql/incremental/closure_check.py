@@ -17,8 +17,8 @@ from typing import Optional
 
 from dl2sql.incremental.nodes import SupportCheck
 from dl2sql.plan.build import table_name
-from dl2sql.plan.nodes import (Append, Loop, Part, Parts, RecursiveUnion, Rename, Rows, Scan,
-                               Subtract)
+from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, RecursiveUnion, Rename,
+                               Rows, Scan, Subtract)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -97,28 +97,35 @@ class _Check:
             (self.col(at.alias, start, self.src_type), self.col(EDGE, self.dst, self.dst_type)))
 
     def search_loop(self) -> list:
-        """A breadth-first search, one edge per iteration, from the sources whose
-        removed edges are still unfound; it stops once all are found (each statement
-        costs a job on Spark, so the search goes no further than it must)."""
+        """A breadth-first search from the sources whose removed edges are still
+        unfound, ``steps_per_check`` edges per iteration (each statement costs a job on
+        Spark: the steps before an iteration's last are left uncounted, and one job
+        computes them all); it stops once every removed edge is found."""
         b, rel = self.b, self.rel
-        frontier, step = b.table(rel, "frontier"), b.table(rel, "step")
+        steps = max(1, b.policy.steps_per_check)
         reached, pending = table_name(rel, "reached"), table_name(rel, "pending")
         wanted = Source("dl2sql_pending", rel, "pending")
-        still = T.TBin(BOOL, "==", self.col(wanted.alias, self.columns[0], self.src_type),
-                       self.col("dl2sql_frontier", self.columns[0], self.src_type))
-        further = self.step(Source("dl2sql_frontier", rel, "frontier"), self.columns[1],
-                            (wanted, still))
-        body = (
-            b.made(rel, "step", Subtract(Parts(rel, (Part(Rows(further), (
-                frontier.name, pending)),)), reached, self.columns),
-                f"{rel}: nodes one edge further, from sources still searched"),
-            Append(b.table(rel, "reached"), step),
+        body, last, version = [], b.table(rel, "frontier"), "frontier"
+        for i in range(steps):
+            at = Source("dl2sql_frontier", rel, version)
+            still = T.TBin(BOOL, "==", self.col(wanted.alias, self.columns[0], self.src_type),
+                           self.col(at.alias, self.columns[0], self.src_type))
+            further = self.step(at, self.columns[1], (wanted, still))
+            version = "step" if i == steps - 1 else f"step{i}"
+            step = b.table(rel, version)
+            body += [Materialize(step, Subtract(Parts(rel, (Part(Rows(further), (
+                         last.name, pending)),)), reached, self.columns),
+                         count=i == steps - 1,
+                         comment=f"{rel}: nodes one edge further, from sources still searched"),
+                     Append(b.table(rel, "reached"), step)]
+            last = step
+        body += [
             b.made(rel, "unfound", Subtract(Parts(rel, (Part(Scan(pending), (pending,)),)),
-                                            step.name, self.columns),
+                                            reached, self.columns),
                    f"{rel}: removed edges still with no path found"),
             Rename(b.table(rel, "pending"), b.table(rel, "unfound")),
-            Rename(frontier, step),
-        )
+            Rename(b.table(rel, "frontier"), last),
+        ]
         return [b.made(rel, "frontier", Parts(rel, (Part(Scan(reached), (reached,)),)),
                        f"{rel}: the search's first frontier"),
-                Loop(body, (step.name,), f"search of {rel}")]
+                Loop(tuple(body), (last.name,), f"search of {rel}")]

@@ -284,7 +284,7 @@ class Updater:
             if name in self.empty and name not in self.rows and name in self.plan.tables:
                 self.runner.load(self.plan.tables[name], [])  # an unmade empty table
                 self.rows[name] = 0
-        n = self.runner.materialize(stmt.target, query, True)
+        n = self.runner.materialize(stmt.target, query, stmt.count)
         self._made(stmt.target.name, n)
 
     def _reads(self, query: exp.Expression) -> tuple:
@@ -294,9 +294,10 @@ class Updater:
                 {t.name for t in query.find_all(exp.Table)}))
         return hit[1]
 
-    def _made(self, name: str, n: int) -> None:
+    def _made(self, name: str, n: Optional[int]) -> None:
+        """A table made with ``n`` rows (None: not counted, so taken as not empty)."""
         self.rows[name] = self.counted[name] = n
-        if n:
+        if n is None or n:
             self.empty.discard(name)
         else:
             self.empty.add(name)
@@ -315,7 +316,8 @@ class Updater:
             if target.name not in self.rows:
                 self.runner.load(target, [])
                 self.rows[target.name] = 0
-            self._made(target.name, self.rows[target.name] + self.rows[source.name])
+            a, b = self.rows[target.name], self.rows[source.name]
+            self._made(target.name, None if a is None or b is None else a + b)
         self.runner.append(target, source)
 
     def _rename(self, target: Table, source: Table) -> None:
