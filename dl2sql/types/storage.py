@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import (TBigInt, TBit, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
+from dl2sql.types.model import (VEC, TBigInt, TBit, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 unwrapped)
 
 
@@ -40,6 +40,10 @@ class ExternStorage:
 EXTERN_STORAGE = {
     "uuid::Uuid": ExternStorage(TBit(128), 0, hex_digits=32),  # the big-endian value
     "url::Url": ExternStorage(TString(), "http://127.0.0.1/", reader="url::url_parse"),
+    # a compiled regex is its pattern, a set its patterns
+    "regex::Regex": ExternStorage(TString(), "", reader="regex::try_regex"),
+    "regex::RegexSet": ExternStorage(TNamed(VEC, (TString(),)), (),
+                                     reader="regex::try_regex_set"),
 }
 
 
