@@ -189,12 +189,10 @@ class Translator:
                 break
             if c == "|":
                 self.bump()
-                branches.append("".join(t for t, _ in items))
+                branches.append("".join(t or "" for t, _ in items))
                 items = []
             elif c == "(":
-                item = self.group(flags)
-                if item is not None:
-                    items.append(item)
+                items.append(self.group(flags))
             elif c in "?*+{":
                 self.repetition(items, flags)
             elif c == "[":
@@ -202,7 +200,7 @@ class Translator:
                 items.append((self.bracketed(flags), start))
             else:
                 items.append((self.primitive(flags), self.pos()))
-        branches.append("".join(t for t, _ in items))
+        branches.append("".join(t or "" for t, _ in items))
         return "|".join(branches), None
 
     def group(self, flags: _Flags):
@@ -219,9 +217,9 @@ class Translator:
         inner_start = self.pos()
         opened = (start, after_paren)
         if self.bump_if("?P<"):
-            name = self.capture_name()
+            self.capture_name()  # names matter to captures, which the library has not
             body, _ = self.alternation(flags, opened)
-            return f"(?P<{name}>{body})", start
+            return f"({body})", start
         if self.bump_if("?"):
             if self.eof():
                 raise self.fail(start, after_paren, "unclosed group")
@@ -232,7 +230,7 @@ class Translator:
                 if new is None:
                     raise self.fail(inner_start, None, "repetition operator missing expression")
                 flags.__dict__.update(new.__dict__)
-                return None
+                return None, start  # no text, and nothing a repetition may apply to
             body, _ = self.alternation(new or flags, opened)
             return f"(?:{body})", start
         body, _ = self.alternation(flags, opened)
@@ -256,18 +254,13 @@ class Translator:
         if self.eof():
             raise self.fail(self.pos(), None, "unclosed capture group name")
         self.bump()
-        name = self.text[self.text.index(">", 0) if False else 0:0] or \
-            self._slice(start, end)
+        name = self.text.encode()[start.offset:end.offset].decode()
         if not name:
             raise self.fail(start, start, "empty capture group name")
         if name in self.names:
             raise RustRegexError(self.text, start, end, "duplicate capture group name")
         self.names[name] = (start, end)
-        # the regex module's names are identifiers: '.', '[' and ']' are spelled out
-        return "".join(ch if ch.isalnum() or ch == "_" else f"_{ord(ch):x}_" for ch in name)
-
-    def _slice(self, start: Pos, end: Pos) -> str:
-        return self.text.encode()[start.offset:end.offset].decode()
+        return name
 
     def read_flags(self, flags: _Flags) -> _Flags | None:
         """``imsUux`` with an optional ``-`` up to ``:`` or ``)``; None if empty."""
@@ -298,23 +291,30 @@ class Translator:
     def repetition(self, items: list, flags: _Flags) -> None:
         """Apply ``? * + {..}`` (with a lazy ``?``) to the last item."""
         op_start = self.pos()
-        if not items:
+        if not items or items[-1][0] is None:
             raise self.fail(op_start, None, "repetition operator missing expression")
+        lazy = False
         if self.char() == "{":
-            op = self.counted(op_start, flags)
+            low, high = self.counted(op_start, flags)
+            if not self.eof() and self.char() == "?":
+                lazy = True
+                self.bump()
+            if high is not None and low > high:
+                raise self.fail(op_start, self.pos(),
+                                "invalid repetition count range, the start must be <= the end")
+            op = f"{{{low}}}" if high == low else f"{{{low},{'' if high is None else high}}}"
         else:
             op = self.char()
-            self.bump()
-        lazy = False
-        if not self.eof() and self.char() == "?":
-            lazy = True
-            self.bump()
+            if self.bump() and self.char() == "?":
+                lazy = True
+                self.bump()
         if flags.U:
             lazy = not lazy
         text, start = items.pop()
         items.append((f"(?:{text}){op}{'?' if lazy else ''}", start))
 
-    def counted(self, start: Pos, flags: _Flags) -> str:
+    def counted(self, start: Pos, flags: _Flags) -> tuple[int, int | None]:
+        """The bounds of ``{n}``, ``{n,}`` or ``{n,m}`` (None: no upper bound)."""
         unclosed = "unclosed counted repetition"
         if not self.bump_and_skip(flags):
             raise self.fail(start, self.pos(), unclosed)
@@ -328,14 +328,9 @@ class Translator:
             high = None if self.char() == "}" else self.decimal(flags)
         if self.eof() or self.char() != "}":
             raise self.fail(start, self.pos(), unclosed)
-        end_lazy = self.char_end()
         self.bump()
         self.skip_space(flags)
-        if high is not None and low > high:
-            end = self.char_end() if not self.eof() and self.char() == "?" else self.pos()
-            raise self.fail(start, end if end.offset > end_lazy.offset else end_lazy,
-                            "invalid repetition count range, the start must be <= the end")
-        return f"{{{low}}}" if high == low else f"{{{low},{'' if high is None else high}}}"
+        return low, high
 
     def decimal(self, flags: _Flags) -> int:
         while not self.eof() and self.char().isspace():
@@ -482,8 +477,6 @@ class Translator:
         span = (start, self.pos())
         if not flags.u:
             raise RustRegexError(self.text, *span, "Unicode not allowed here")
-        if name.startswith("^"):
-            negated, name = not negated, name[1:]
         for op in ("!=", ":", "="):
             if op in name:
                 key, value = name.split(op, 1)
@@ -520,7 +513,7 @@ class Translator:
             if not self.bump_and_skip(flags):
                 raise self.fail(start, self.pos(), unclosed)
         open_span = (start, self.pos())
-        parts: list[str] = []  # operands and operators, alternating
+        parts: list[tuple[str, str]] = []  # operands, each with the operator after it
         while True:
             self.skip_space(flags)
             if self.eof():
@@ -534,8 +527,7 @@ class Translator:
                     items.append(self.class_set(flags, outer))
             elif c == "]":
                 self.bump()
-                parts.append("".join(items))
-                body = "".join(parts)
+                body = _combine(parts, "".join(items))
                 if not flags.u and negated:
                     raise RustRegexError(self.text, start, self.pos(),
                                          "pattern can match invalid UTF-8")
@@ -543,8 +535,7 @@ class Translator:
             elif c in "&-~" and self.peek() == c:
                 self.bump()
                 self.bump()
-                parts.append("".join(items) or "")
-                parts.append(c * 2 if c != "&" else "&&")
+                parts.append(("".join(items), c * 2))
                 items = []
             else:
                 items.append(self.class_range(flags, open_span))
@@ -619,6 +610,22 @@ class Translator:
         return f"[^{_ASCII[name]}]" if negated else _ASCII[name]
 
 
+def _combine(parts: list[tuple[str, str]], last: str) -> str:
+    """A class's operands joined by their set operators, from the left (the crate
+    gives ``&&``, ``--`` and ``~~`` one precedence, the regex module does not)."""
+    if not parts:
+        return last
+    text = _nested(parts[0][0])
+    for (_, op), (operand, _) in zip(parts, parts[1:] + [(last, "")]):
+        text = f"[{text}{op}{_nested(operand)}]"
+    return text
+
+
+def _nested(members: str) -> str:
+    """Class members as one nested class (an empty one matches nothing)."""
+    return f"[{members}]" if members else r"[^\s\S]"
+
+
 def _escape_char(c: str) -> str:
     """``c`` as a literal that means itself both in and out of a class."""
     if c.isalnum() or c == "_" or (ord(c) > 0x7F and c.isprintable() and not c.isspace()):
@@ -636,22 +643,35 @@ def _unescape(text: str) -> str:
 _PROPERTY_CACHE: dict[str, str | None] = {}
 
 
-def _property(name: str, pattern: str, span) -> str:
-    """``\\p{name}`` for the ``regex`` module, if it knows the property the crate's
-    loose name matching (case, spaces, ``_`` and ``-`` ignored) finds."""
+def _compiles(prop: str) -> bool:
     import regex as module
 
-    loose = "".join(ch for ch in name if ch not in " _-").lower()
-    if loose in ("any",):
+    try:
+        module.compile(f"\\p{{{prop}}}")
+        return True
+    except module.error:
+        return False
+
+
+def _property(name: str, pattern: str, span) -> str:
+    """The class members of ``\\p{name}`` for the ``regex`` module. Names match
+    loosely (case, spaces, ``_`` and ``-`` ignored) in both; a bare script name means
+    its Script_Extensions in the crate (the regex module would take its Script)."""
+    name = name.replace(" ", "")
+    loose = "".join(ch for ch in name if ch not in "_-").lower()
+    if loose == "any":
         return r"\s\S"
     if loose == "ascii":
         return r"\x00-\x7F"
     if loose not in _PROPERTY_CACHE:
-        try:
-            module.compile(f"\\p{{{name.replace(' ', '')}}}")
-            _PROPERTY_CACHE[loose] = f"\\p{{{name.replace(' ', '')}}}"
-        except module.error:
-            _PROPERTY_CACHE[loose] = None
+        found = None
+        if "=" in name:
+            found = name if _compiles(name) else None
+        elif _compiles(f"gc={name}") or (_compiles(name) and not _compiles(f"scx={name}")):
+            found = name
+        elif _compiles(f"scx={name}"):
+            found = f"scx={name}"
+        _PROPERTY_CACHE[loose] = None if found is None else f"\\p{{{found}}}"
     found = _PROPERTY_CACHE[loose]
     if found is None:
         what = "Unicode property value not found" if "=" in name else \
