@@ -375,3 +375,18 @@ STD.update(LIBRARY_URL)
 STD.update(LIBRARY_REGEX)
 # the older `intern` library: interned strings are the strings themselves
 STD.update({"intern::string_intern": _ref, "intern::istring_str": _ref})
+
+
+def _istring_ord(s: str, interned: tuple) -> int:
+    """The number of ``s`` among the strings the program interns, in their order
+    (the compiler hands the order over: dl2sql.passes.intern_order)."""
+    try:
+        return interned.index(s)
+    except ValueError:
+        raise RuntimeFailure(f"istring_ord: {s!r} is not one of the string literals the "
+                             f"program interns, whose order is the only one dl2sql knows "
+                             f"(DDlog numbers other strings in the order its workers "
+                             f"happen to intern them)") from None
+
+
+STD["intern::istring_ord"] = _istring_ord

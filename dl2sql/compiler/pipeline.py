@@ -20,6 +20,7 @@ from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.passes.bags import check_bag_strata, is_bag, mark_bags
 from dl2sql.passes.doubling import closures
+from dl2sql.passes.intern_order import number_interned
 from dl2sql.passes.function_values import defunctionalize
 from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.incremental.build import build_update
@@ -150,9 +151,10 @@ def check(p: CompiledProgram) -> CompiledProgram:
     if p.source.output_internal:
         relations = {r: dataclasses.replace(i, role="output") if i.role == "internal" else i
                      for r, i in relations.items()}
-    return dataclasses.replace(p, symbols=checked.symbols, typed_rules=checked.rules,
-                               rules=checked.rules, relations=relations,
-                               functions=checked.functions, indexes=checked.indexes)
+    rules, functions = number_interned(checked.rules, checked.functions)
+    return dataclasses.replace(p, symbols=checked.symbols, typed_rules=rules,
+                               rules=rules, relations=relations,
+                               functions=functions, indexes=checked.indexes)
 
 
 def function_values(p: CompiledProgram) -> CompiledProgram:
