@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import functools
 
-import regex as regex_module
-
 from dl2sql.runtime.values import Record
 from dl2sql.udfs.regex_syntax import RustRegexError, translate
 from dl2sql.udfs.std_base import NONE, some
@@ -25,6 +23,9 @@ NEVER = "a^"
 def compiled(pattern: str):
     """The compiled form of a pattern in the crate's syntax (raises
     :class:`RustRegexError` with the crate's message when it is invalid)."""
+    # deferred: a Spark worker needs the regex package only for the programs that use
+    # the regex library
+    import regex as regex_module
     return regex_module.compile(translate(pattern))
 
 
