@@ -23,8 +23,8 @@ NEVER = "a^"
 def compiled(pattern: str):
     """The compiled form of a pattern in the crate's syntax (raises
     :class:`RustRegexError` with the crate's message when it is invalid)."""
-    # deferred: a Spark worker needs the regex package only for the programs that use
-    # the regex library
+    # a Spark worker needs the regex package only for the programs that use the regex
+    # library: its import is deferred to the first pattern
     import regex as regex_module
     return regex_module.compile(translate(pattern))
 

@@ -94,8 +94,8 @@ _PROPERTY_CACHE: dict[str, str | None] = {}
 
 def _compiles(prop: str) -> bool:
     """Whether the regex module knows the property ``prop``."""
-    # deferred: a Spark worker needs the regex package only for the programs that use
-    # the regex library
+    # a Spark worker needs the regex package only for the programs that use the regex
+    # library: its import is deferred to the first pattern
     import regex as regex_module
     try:
         regex_module.compile(f"\\p{{{prop}}}")
