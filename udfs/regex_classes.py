@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dl2sql.udfs.regex_text import (ASCII_CLASSES, META, SPECIAL, Flags, RustRegexError,
-                                    escape_char, unescape)
+                                    complement, escape_char, is_empty_class,
+                                    unescape)
 
 
 class ClassReader:
@@ -12,7 +13,10 @@ class ClassReader:
 
     def bracketed(self, flags: Flags) -> str:
         """``[...]``, nested classes and set operations included."""
+        start = self.pos()
         text = self.class_set(flags)
+        if any(op in text for op in ("^", "&&", "--", "~~")) and is_empty_class(text):
+            raise self.fail(start, self.pos(), "empty character classes are not allowed")
         return f"(?i:{text})" if flags.i else text
 
     def class_set(self, flags: Flags) -> str:
@@ -55,7 +59,7 @@ class ClassReader:
                 if not flags.u and negated:
                     raise RustRegexError(self.text, start, self.pos(),
                                          "pattern can match invalid UTF-8")
-                return f"[{'^' if negated else ''}{body}]"
+                return complement(body) if negated else f"[{body}]"
             elif c in "&-~" and self.peek() == c:
                 self.bump()
                 self.bump()
@@ -131,7 +135,7 @@ class ClassReader:
             return None
         for _ in range(end + 2 - self.i):
             self.bump()
-        return f"[^{ASCII_CLASSES[name]}]" if negated else ASCII_CLASSES[name]
+        return complement(ASCII_CLASSES[name]) if negated else ASCII_CLASSES[name]
 
 
 def combine(parts: list[tuple[str, str]], last: str) -> str:
@@ -147,4 +151,4 @@ def combine(parts: list[tuple[str, str]], last: str) -> str:
 
 def nested(members: str) -> str:
     """Class members as one nested class (an empty one matches nothing)."""
-    return f"[{members}]" if members else r"[^\s\S]"
+    return f"[{members}]" if members else complement(r"\p{Any}")

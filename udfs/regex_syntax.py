@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dl2sql.udfs.regex_classes import ClassReader
 from dl2sql.udfs.regex_text import (FLAG_LETTERS, META, PERL, SPECIAL, WORD, Flags, Pos,
-                                    RustRegexError, escape_char, unicode_property)
+                                    RustRegexError, complement, escape_char,
+                                    unicode_property)
 
 
 class Translator(ClassReader):
@@ -351,7 +352,7 @@ class Translator(ClassReader):
     def class_item(self, inner: str, negated: bool, in_class: bool, span) -> str:
         """A set of characters: bracketed alone, or bare inside a class."""
         if negated:
-            return f"[^{inner}]"
+            return complement(inner)
         return inner if in_class else f"[{inner}]"
 
     def hex(self, kind: str, start: Pos, flags: Flags) -> str:

@@ -3,6 +3,7 @@ is made of: the crate's classes and escapes, positions and the crate's error tex
 flags, literal characters, and Unicode property names for the ``regex`` module."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"
@@ -75,6 +76,13 @@ class Flags:
         return Flags(self.i, self.m, self.s, self.U, self.u, self.x)
 
 
+def complement(members: str) -> str:
+    """The class of every character but ``members``, spelled as a set difference: the
+    regex module mistakes some negated sets (``[^\\p{L}\\P{L}]`` matches everything,
+    a negated set nested in a negated set may not compile)."""
+    return f"[\\p{{Any}}--[{members}]]"
+
+
 def escape_char(c: str) -> str:
     """``c`` as a literal that means itself both in and out of a class."""
     if c.isalnum() or c == "_" or (ord(c) > 0x7F and c.isprintable() and not c.isspace()):
@@ -129,3 +137,19 @@ def unicode_property(name: str, pattern: str, span) -> str:
             "Unicode property not found"
         raise RustRegexError(pattern, *span, what)
     return found
+
+
+@functools.lru_cache(maxsize=1)
+def _every_character() -> str:
+    """Every Unicode scalar value, once."""
+    return "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+
+
+def is_empty_class(text: str) -> bool:
+    """Whether the class ``text`` (the regex module's version-1 syntax) has no member,
+    which the crate rejects (set operations and negation can empty a class)."""
+    # a Spark worker needs the regex package only for the programs that use the regex
+    # library: its import is deferred to the first pattern
+    import regex as regex_module
+
+    return regex_module.compile("(?V1)" + text).search(_every_character()) is None

@@ -72,6 +72,14 @@ def test_set_operations_in_classes_from_the_left():
     assert all_matches(r"[a-z--b&&a-c]", "abc") == ["a", "c"]
 
 
+def test_negated_classes():
+    assert all_matches(r"[^\W\d]+", "ab1 é_") == ["ab", "é_"]
+    assert all_matches(r"[\D]+", "ab1c") == ["ab", "c"]
+    # a nested class may be empty; the regex module alone mistakes both of these
+    assert all_matches(r"[[^\s\S]a]", "ab") == ["a"]
+    assert "empty character classes are not allowed" in error(r"[^\pL\PL]")
+
+
 def test_ascii_class_names():
     assert all_matches(r"[[:digit:][:upper:]]+", "aB1c") == ["B1"]
     assert all_matches(r"[[:^alpha:]]+", "ab12cd") == ["12"]
@@ -150,6 +158,7 @@ def test_first_match_none():
     (r"\xZZ", "  ^", "invalid hexadecimal digit"),
     (r"(?-u:é)", "     ^", "Unicode not allowed here"),
     (r"(?-u).", "     ^", "pattern can match invalid UTF-8"),
+    (r"x[a&&b]", " ^^^^^^", "empty character classes are not allowed"),
 ])
 def test_crate_error_messages(pattern, caret, what):
     assert error(pattern) == f"regex parse error:\n    {pattern}\n    {caret}\nerror: {what}"
