@@ -101,14 +101,11 @@ class Translator(ClassReader):
     # ------------------------------------------------------------ structure
     def translate(self) -> str:
         """The pattern in the ``regex`` module's version-1 syntax."""
-        body, closer = self.alternation(Flags(), None)
-        if closer is not None:
-            raise self.fail(closer, None, "unopened group")
-        return "(?V1-f)" + body
+        return "(?V1-f)" + self.alternation(Flags(), None)
 
-    def alternation(self, flags: Flags, opened: tuple[Pos, Pos] | None):
-        """Branches up to the ``)`` that closes ``opened`` (or the end); returns the
-        text and, at a stray ``)``, its position."""
+    def alternation(self, flags: Flags, opened: tuple[Pos, Pos] | None) -> str:
+        """Branches up to the ``)`` that closes the group ``opened`` (None: up to the
+        end of the pattern, where a ``)`` is an error)."""
         flags = flags.copy()
         branches, items = [], []
         while True:
@@ -137,7 +134,7 @@ class Translator(ClassReader):
             else:
                 items.append((self.primitive(flags), self.pos()))
         branches.append("".join(t or "" for t, _ in items))
-        return "|".join(branches), None
+        return "|".join(branches)
 
     def group(self, flags: Flags):
         """A group, or flags set for the rest of the enclosing group (then None is
@@ -154,7 +151,7 @@ class Translator(ClassReader):
         opened = (start, after_paren)
         if self.bump_if("?P<"):
             self.capture_name()  # names matter to captures, which the library has not
-            body, _ = self.alternation(flags, opened)
+            body = self.alternation(flags, opened)
             return f"({body})", start
         if self.bump_if("?"):
             if self.eof():
@@ -167,9 +164,9 @@ class Translator(ClassReader):
                     raise self.fail(inner_start, None, "repetition operator missing expression")
                 flags.__dict__.update(new.__dict__)
                 return None, start  # no text, and nothing a repetition may apply to
-            body, _ = self.alternation(new or flags, opened)
+            body = self.alternation(new or flags, opened)
             return f"(?:{body})", start
-        body, _ = self.alternation(flags, opened)
+        body = self.alternation(flags, opened)
         return f"({body})", start
 
     def capture_name(self) -> str:
@@ -323,10 +320,7 @@ class Translator(ClassReader):
         if c in "dswDSW":
             end = self.char_end()
             self.bump()
-            if not flags.u and c in "dswDSW":
-                inner = PERL[c.lower()][1]
-            else:
-                inner = PERL[c.lower()][0]
+            inner = PERL[c.lower()][0 if flags.u else 1]
             return self.class_item(inner, c.isupper(), in_class, (start, end))
         self.bump()
         span = (start, self.pos())
