@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import (VEC, TBigInt, TBit, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
-                                unwrapped)
+from dl2sql.types.model import (VEC, TBigInt, TBit, TNamed, TSigned, TString, TTuple, Type,
+                                TypeEnv, unwrapped)
 
 
 @dataclass(frozen=True)
