@@ -50,7 +50,7 @@ class ExprCompiler(CallCompiler):
             return exp.Literal.string(v)
         if isinstance(t, (TBit, TSigned, TBigInt)):
             lit = exp.Literal.number(abs(v))
-            return cast(exp.Paren(this=exp.Neg(this=lit)) if v < 0 else lit,
+            return cast(exp.Neg(this=lit) if v < 0 else lit,
                         sql_type(t, self.env))
         if isinstance(t, (TFloat, TDouble)):
             if math.isnan(v) or math.isinf(v):
@@ -185,13 +185,12 @@ class ExprCompiler(CallCompiler):
     def visit_TUn(self, e: T.TUn):
         inner = self.compile(e.expr)
         if e.op == "not":
-            return exp.Not(this=exp.Paren(this=inner))
+            return exp.Not(this=inner)
         if e.op == "-" and isinstance(e.type, (TFloat, TDouble)):
-            return exp.Neg(this=exp.Paren(this=inner))
+            return exp.Neg(this=inner)
         if e.op == "-":
-            return wrap(exp.Neg(this=exp.Paren(this=widen(inner, e.type, "*"))), e.type,
-                        "*", self.env)
-        return wrap(exp.BitwiseNot(this=exp.Paren(this=inner)), e.type, "~", self.env)
+            return wrap(exp.Neg(this=widen(inner, e.type, "*")), e.type, "*", self.env)
+        return wrap(exp.BitwiseNot(this=inner), e.type, "~", self.env)
 
     def visit_TCast(self, e: T.TCast):
         inner = self.compile(e.expr)
@@ -206,36 +205,35 @@ class ExprCompiler(CallCompiler):
         if op in _COMPARE:
             return _COMPARE[op](this=l, expression=r)
         if op == "and":
-            return exp.And(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return exp.And(this=l, expression=r)
         if op == "or":
-            return exp.Or(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return exp.Or(this=l, expression=r)
         if op == "=>":
-            return exp.Or(this=exp.Not(this=exp.Paren(this=l)), expression=exp.Paren(this=r))
+            return exp.Or(this=exp.Not(this=l), expression=r)
         if op == "++" and isinstance(e.type, TString):
             return exp.Concat(expressions=[l, r])
         if op in ("++", "<<", ">>"):
             return self.shift_or_concat(e)
         if op in _BITWISE:
-            return _BITWISE[op](this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return _BITWISE[op](this=l, expression=r)
         t = e.type
         if isinstance(t, (TFloat, TDouble)):
             node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul, "/": exp.Div}[op]
-            return node(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return node(this=l, expression=r)
         if op == "/":
             return self._int_div(l, r, t)
         if op == "%":
-            return cast(exp.Mod(this=exp.Paren(this=l), expression=exp.Paren(this=r)),
-                        sql_type(t, self.env))
+            return cast(exp.Mod(this=l, expression=r), sql_type(t, self.env))
         node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
-        return wrap(node(this=exp.Paren(this=widen(l, t, op)),
-                         expression=exp.Paren(this=widen(r, t, op))), t, op, self.env)
+        return wrap(node(this=widen(l, t, op), expression=widen(r, t, op)), t, op,
+                    self.env)
 
 
     def _int_div(self, l, r, t: Type) -> exp.Expression:
         """Integer division truncating toward zero; ``MIN / -1`` wraps like DDlog."""
         if is_decimal(t):
             return self.dialect.decimal_int_div(l, r)
-        out = exp.IntDiv(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        out = exp.IntDiv(this=l, expression=r)
         if isinstance(t, TSigned) and t.width == 64:
             # the only BIGINT overflow: MIN / -1, whose wrapped result is MIN itself
             minimum = self.literal(t, -2**63)
@@ -275,19 +273,17 @@ def wrap(e: exp.Expression, t: Type, op: str, env: TypeEnv) -> exp.Expression:
     if not decimal_domain:
         mask = exp.Literal.number(modulus - 1)
         if isinstance(t, TBit):
-            return exp.BitwiseAnd(this=exp.Paren(this=e), expression=mask)
+            return exp.BitwiseAnd(this=e, expression=mask)
         half = exp.Literal.number(2 ** (width - 1))
-        shifted = exp.Add(this=exp.Paren(this=e), expression=half)
-        return exp.Sub(this=exp.Paren(this=exp.BitwiseAnd(this=exp.Paren(this=shifted),
-                                                           expression=mask)),
+        shifted = exp.Add(this=e, expression=half)
+        return exp.Sub(this=exp.BitwiseAnd(this=shifted, expression=mask),
                        expression=half.copy())
     dec = exp.DataType.build("DECIMAL(38, 0)")
     m = cast(exp.Literal.number(modulus), dec)
     if isinstance(t, TSigned):
-        e = exp.Add(this=exp.Paren(this=e), expression=cast(exp.Literal.number(modulus // 2), dec))
-    pos = exp.Mod(this=exp.Paren(this=exp.Add(
-        this=exp.Paren(this=exp.Mod(this=exp.Paren(this=e), expression=m)),
-        expression=m.copy())), expression=m.copy())
+        e = exp.Add(this=e, expression=cast(exp.Literal.number(modulus // 2), dec))
+    pos = exp.Mod(this=exp.Add(this=exp.Mod(this=e, expression=m), expression=m.copy()),
+                  expression=m.copy())
     if isinstance(t, TSigned):
-        pos = exp.Sub(this=exp.Paren(this=pos), expression=cast(exp.Literal.number(modulus // 2), dec))
+        pos = exp.Sub(this=pos, expression=cast(exp.Literal.number(modulus // 2), dec))
     return cast(pos, sql_type(t, env))
