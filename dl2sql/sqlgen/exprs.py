@@ -190,6 +190,8 @@ class ExprCompiler(CallCompiler):
             return exp.Neg(this=inner)
         if e.op == "-":
             return wrap(exp.Neg(this=widen(inner, e.type, "*")), e.type, "*", self.env)
+        if is_decimal(e.type):
+            return self.udf_expr(e)  # SQL has no bit operations on DECIMAL
         return wrap(exp.BitwiseNot(this=inner), e.type, "~", self.env)
 
     def visit_TCast(self, e: T.TCast):
@@ -214,6 +216,8 @@ class ExprCompiler(CallCompiler):
             return exp.Concat(expressions=[l, r])
         if op in ("++", "<<", ">>"):
             return self.shift_or_concat(e)
+        if op in _BITWISE and is_decimal(e.type):
+            return self.udf_expr(e)  # bit<64> and wider: SQL has no bit operations on DECIMAL
         if op in _BITWISE:
             return _BITWISE[op](this=l, expression=r)
         t = e.type
@@ -224,10 +228,24 @@ class ExprCompiler(CallCompiler):
             return self._int_div(l, r, t)
         if op == "%":
             return cast(exp.Mod(this=l, expression=r), sql_type(t, self.env))
+        if op == "*" and isinstance(t, TBit) and t.width == 64:
+            return wrap(self._u64_product(l, r), t, op, self.env)
         node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
         return wrap(node(this=widen(l, t, op), expression=widen(r, t, op)), t, op,
                     self.env)
 
+
+    def _u64_product(self, l, r) -> exp.Expression:
+        """``l * r`` modulo 2^64 for bit<64> operands: their full product (up to
+        2^128) does not fit DECIMAL(38,0), so ``l`` is split at bit 32 and the high
+        half's product reduced before it is shifted back,
+        ``(l DIV 2^32 * r MOD 2^64) * 2^32 + l MOD 2^32 * r`` (below 2^97)."""
+        dec = exp.DataType.build("DECIMAL(38, 0)")
+        half, full = cast(exp.Literal.number(2 ** 32), dec), cast(exp.Literal.number(2 ** 64), dec)
+        high = exp.Mod(this=exp.Mul(this=self.dialect.decimal_int_div(l, half), expression=r),
+                       expression=full)
+        low = exp.Mul(this=exp.Mod(this=l.copy(), expression=half.copy()), expression=r.copy())
+        return exp.Add(this=exp.Mul(this=high, expression=half.copy()), expression=low)
 
     def _int_div(self, l, r, t: Type) -> exp.Expression:
         """Integer division truncating toward zero; ``MIN / -1`` wraps like DDlog."""
