@@ -8,12 +8,15 @@ from sqlglot import exp
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.encoded import encode
 from dl2sql.runtime.values import Record
+from dl2sql.ra.inline import has_effects
+from dl2sql.ra.patterns import conjunction, match_pattern
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types.storage import extern_storage
 from dl2sql.types import typed as T
+from dl2sql.types.substitute import substitute_vars
 from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
@@ -176,6 +179,28 @@ class ExprCompiler(CallCompiler):
             self.udfs = before
             return self.udf_expr(e)
         return case
+
+    def visit_TMatch(self, e: T.TMatch):
+        """``match`` as a chain of conditionals, as the inliner makes of one in a
+        function (dl2sql.ra.inline): each arm's pattern becomes conditions on the
+        scrutinee, its variables the scrutinee's parts; the last arm needs no condition
+        (the type checker makes the arms exhaustive). A match needing a UDF anywhere
+        runs whole in the interpreter, for the reason given in ``visit_TIf``."""
+        if has_effects(e):
+            return self.udf_expr(e)
+        result = None
+        for pattern, body in reversed(e.arms):
+            bound: dict = {}
+            conds = match_pattern(pattern, e.scrutinee, self.env, bound,
+                                  lambda x, s=bound: substitute_vars(x, s))
+            arm = substitute_vars(body, bound)
+            result = arm if result is None else T.TIf(e.type, conjunction(conds), arm, result)
+        before = dict(self.udfs)
+        out = self.compile(result)
+        if len(self.udfs) > len(before):
+            self.udfs = before
+            return self.udf_expr(e)
+        return out
 
     def visit_TToString(self, e: T.TToString):
         if isinstance(e.expr.type, (TFloat, TDouble)):
