@@ -1,3 +1,27 @@
+-- Matched
+CREATE OR REPLACE TEMPORARY VIEW `Matched` AS
+SELECT DISTINCT
+  `t1`.`a`,
+  `t1`.`b`,
+  CASE
+    WHEN (
+      `t1`.`a` < `t1`.`b`
+    ) = TRUE
+    AND `t1`.`a` & CAST(1 AS BIGINT) = CAST(0 AS BIGINT)
+    THEN 'less, even'
+    ELSE CASE
+      WHEN (
+        `t1`.`a` < `t1`.`b`
+      ) = TRUE
+      THEN 'less, odd'
+      ELSE CASE
+        WHEN `t1`.`a` & CAST(1 AS BIGINT) = CAST(0 AS BIGINT)
+        THEN 'not less, even'
+        ELSE 'not less, odd'
+      END
+    END
+  END AS `kind`
+FROM `Pair` AS `t1`;
 -- Signed
 CREATE OR REPLACE TEMPORARY VIEW `Signed` AS
 SELECT DISTINCT
