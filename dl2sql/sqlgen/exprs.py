@@ -217,6 +217,8 @@ class ExprCompiler(CallCompiler):
             return wrap(exp.Neg(this=widen(inner, e.type, "*")), e.type, "*", self.env)
         if is_decimal(e.type):
             return self.udf_expr(e)  # SQL has no bit operations on DECIMAL
+        if isinstance(e.type, TSigned):
+            return exp.BitwiseNot(this=inner)  # ~x is -x-1: in range, nothing to wrap
         return wrap(exp.BitwiseNot(this=inner), e.type, "~", self.env)
 
     def visit_TCast(self, e: T.TCast):
