@@ -39,8 +39,7 @@ def aliases_of(e) -> set[str]:
 def conjunction(conds: list[exp.Expression]) -> exp.Expression | None:
     """``c1 AND c2 ...``, or None for no condition."""
     out = None
-    for c in conds:
-        c = exp.Paren(this=c) if isinstance(c, (exp.Or, exp.And)) else c
+    for c in conds:  # an OR among them is parenthesized by precedence.parenthesize
         out = c if out is None else exp.And(this=out, expression=c)
     return out
 

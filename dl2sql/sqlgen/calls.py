@@ -225,8 +225,8 @@ class CallCompiler:
             return self.udf_expr(e)
         div = self.literal(t, 2 ** e.lo)
         shifted = (self.dialect.decimal_int_div(src, div) if is_decimal(t)
-                   else exp.IntDiv(this=exp.Paren(this=src), expression=div))
-        out = exp.Mod(this=exp.Paren(this=shifted), expression=self.literal(t, 2 ** e.type.width))
+                   else exp.IntDiv(this=src, expression=div))
+        out = exp.Mod(this=shifted, expression=self.literal(t, 2 ** e.type.width))
         return exp.Cast(this=out, to=sql_type(e.type, self.env))
 
     def shift_or_concat(self, e: T.TBin):
@@ -235,7 +235,7 @@ class CallCompiler:
         if e.op == "++" and isinstance(t, TBit) and t.width <= 62:
             width = e.right.type.width
             l, r = self.compile(e.left), self.compile(e.right)
-            return exp.Add(this=exp.Mul(this=exp.Paren(this=l), expression=self.literal(
-                t, 2 ** width)), expression=exp.Paren(this=r))
+            return exp.Add(this=exp.Mul(this=l, expression=self.literal(t, 2 ** width)),
+                           expression=r)
         return self.udf_expr(e)
 

@@ -19,6 +19,7 @@ from itertools import count
 from sqlglot import exp
 
 from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.trees import dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, struct_slots
 from dl2sql.types.model import (MAP, SET, VEC, TBigInt, TBit, TNamed, TSigned, TTuple, Type,
@@ -36,7 +37,7 @@ def input_projection(relation: str, columns: list[tuple[str, Type]], env: TypeEn
     name) in canonical form, or a query failure whose message starts with
     :data:`MARKER` where the value has no canonical form."""
     canon = _Canon(env, dialect)
-    return [_column(relation, name, t, canon) for name, t in columns]
+    return [parenthesize(_column(relation, name, t, canon)) for name, t in columns]
 
 
 def input_failure(error: BaseException) -> str | None:
@@ -200,8 +201,8 @@ class _Canon:
                                      expression=self._size(self.dialect.hof.to_set(e.copy()))))
         elif _range(t) is not None:
             low, high = _range(t)
-            tests.append(exp.Not(this=exp.Paren(this=exp.Between(
-                this=e.copy(), low=exp.Literal.number(low), high=exp.Literal.number(high)))))
+            tests.append(exp.Not(this=exp.Between(
+                this=e.copy(), low=exp.Literal.number(low), high=exp.Literal.number(high))))
         elif not is_recursive(t, self.env):
             tests += self._struct_problems(e, t)
         return exp.or_(*tests) if len(tests) > 1 else tests[0]
@@ -215,13 +216,13 @@ class _Canon:
         for s in slots:
             field = dot(e.copy(), s.name)
             if s.ctor is None and s.name == "tag" and union:
-                out.append(exp.Not(this=exp.Paren(this=exp.Between(
+                out.append(exp.Not(this=exp.Between(
                     this=field, low=exp.Literal.number(0),
-                    high=exp.Literal.number(len(self._ctors(t)) - 1)))))
+                    high=exp.Literal.number(len(self._ctors(t)) - 1))))
                 out.append(exp.Is(this=field.copy(), expression=exp.Null()))
             elif s.ctor is not None and union:
                 out.append(exp.and_(self._in_use(e, t, s.ctor),
-                                    exp.Paren(this=self.invalid(field, s.type))))
+                                    self.invalid(field, s.type)))
             else:
                 out.append(self.invalid(field, s.type))
         return out

@@ -30,10 +30,8 @@ def _duckdb_decimal_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
 def _spark_decimal_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
     # Spark's DIV returns a 64-bit LONG; subtracting the remainder first makes the
     # DECIMAL quotient exact, and the cast drops its zero fraction.
-    exact = exp.Sub(this=exp.Paren(this=a), expression=exp.Paren(
-        this=exp.Mod(this=exp.Paren(this=a.copy()), expression=exp.Paren(this=b))))
-    return _cast(exp.Div(this=exp.Paren(this=exact), expression=exp.Paren(this=b.copy())),
-                 DECIMAL)
+    exact = exp.Sub(this=a, expression=exp.Mod(this=a.copy(), expression=b))
+    return _cast(exp.Div(this=exact, expression=b.copy()), DECIMAL)
 
 
 def _spark_explode(select: exp.Select, array: exp.Expression, alias: str) -> exp.Select:

@@ -8,12 +8,15 @@ from sqlglot import exp
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.encoded import encode
 from dl2sql.runtime.values import Record
+from dl2sql.ra.inline import has_effects
+from dl2sql.ra.patterns import conjunction, match_pattern
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types.storage import extern_storage
 from dl2sql.types import typed as T
+from dl2sql.types.substitute import substitute_vars
 from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
@@ -50,7 +53,7 @@ class ExprCompiler(CallCompiler):
             return exp.Literal.string(v)
         if isinstance(t, (TBit, TSigned, TBigInt)):
             lit = exp.Literal.number(abs(v))
-            return cast(exp.Paren(this=exp.Neg(this=lit)) if v < 0 else lit,
+            return cast(exp.Neg(this=lit) if v < 0 else lit,
                         sql_type(t, self.env))
         if isinstance(t, (TFloat, TDouble)):
             if math.isnan(v) or math.isinf(v):
@@ -177,6 +180,28 @@ class ExprCompiler(CallCompiler):
             return self.udf_expr(e)
         return case
 
+    def visit_TMatch(self, e: T.TMatch):
+        """``match`` as a chain of conditionals, as the inliner makes of one in a
+        function (dl2sql.ra.inline): each arm's pattern becomes conditions on the
+        scrutinee, its variables the scrutinee's parts; the last arm needs no condition
+        (the type checker makes the arms exhaustive). A match needing a UDF anywhere
+        runs whole in the interpreter, for the reason given in ``visit_TIf``."""
+        if has_effects(e):
+            return self.udf_expr(e)
+        result = None
+        for pattern, body in reversed(e.arms):
+            bound: dict = {}
+            conds = match_pattern(pattern, e.scrutinee, self.env, bound,
+                                  lambda x, s=bound: substitute_vars(x, s))
+            arm = substitute_vars(body, bound)
+            result = arm if result is None else T.TIf(e.type, conjunction(conds), arm, result)
+        before = dict(self.udfs)
+        out = self.compile(result)
+        if len(self.udfs) > len(before):
+            self.udfs = before
+            return self.udf_expr(e)
+        return out
+
     def visit_TToString(self, e: T.TToString):
         if isinstance(e.expr.type, (TFloat, TDouble)):
             return self.udf_expr(e)  # Rust's float formatting differs from SQL's
@@ -185,13 +210,16 @@ class ExprCompiler(CallCompiler):
     def visit_TUn(self, e: T.TUn):
         inner = self.compile(e.expr)
         if e.op == "not":
-            return exp.Not(this=exp.Paren(this=inner))
+            return exp.Not(this=inner)
         if e.op == "-" and isinstance(e.type, (TFloat, TDouble)):
-            return exp.Neg(this=exp.Paren(this=inner))
+            return exp.Neg(this=inner)
         if e.op == "-":
-            return wrap(exp.Neg(this=exp.Paren(this=widen(inner, e.type, "*"))), e.type,
-                        "*", self.env)
-        return wrap(exp.BitwiseNot(this=exp.Paren(this=inner)), e.type, "~", self.env)
+            return wrap(exp.Neg(this=widen(inner, e.type, "*")), e.type, "*", self.env)
+        if is_decimal(e.type):
+            return self.udf_expr(e)  # SQL has no bit operations on DECIMAL
+        if isinstance(e.type, TSigned):
+            return exp.BitwiseNot(this=inner)  # ~x is -x-1: in range, nothing to wrap
+        return wrap(exp.BitwiseNot(this=inner), e.type, "~", self.env)
 
     def visit_TCast(self, e: T.TCast):
         inner = self.compile(e.expr)
@@ -206,36 +234,51 @@ class ExprCompiler(CallCompiler):
         if op in _COMPARE:
             return _COMPARE[op](this=l, expression=r)
         if op == "and":
-            return exp.And(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return exp.And(this=l, expression=r)
         if op == "or":
-            return exp.Or(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return exp.Or(this=l, expression=r)
         if op == "=>":
-            return exp.Or(this=exp.Not(this=exp.Paren(this=l)), expression=exp.Paren(this=r))
+            return exp.Or(this=exp.Not(this=l), expression=r)
         if op == "++" and isinstance(e.type, TString):
             return exp.Concat(expressions=[l, r])
         if op in ("++", "<<", ">>"):
             return self.shift_or_concat(e)
+        if op in _BITWISE and is_decimal(e.type):
+            return self.udf_expr(e)  # bit<64> and wider: SQL has no bit operations on DECIMAL
         if op in _BITWISE:
-            return _BITWISE[op](this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return _BITWISE[op](this=l, expression=r)
         t = e.type
         if isinstance(t, (TFloat, TDouble)):
             node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul, "/": exp.Div}[op]
-            return node(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+            return node(this=l, expression=r)
         if op == "/":
             return self._int_div(l, r, t)
         if op == "%":
-            return cast(exp.Mod(this=exp.Paren(this=l), expression=exp.Paren(this=r)),
-                        sql_type(t, self.env))
+            return cast(exp.Mod(this=l, expression=r), sql_type(t, self.env))
+        if op == "*" and isinstance(t, TBit) and t.width == 64:
+            return wrap(self._u64_product(l, r), t, op, self.env)
         node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
-        return wrap(node(this=exp.Paren(this=widen(l, t, op)),
-                         expression=exp.Paren(this=widen(r, t, op))), t, op, self.env)
+        return wrap(node(this=widen(l, t, op), expression=widen(r, t, op)), t, op,
+                    self.env)
 
+
+    def _u64_product(self, l, r) -> exp.Expression:
+        """``l * r`` modulo 2^64 for bit<64> operands: their full product (up to
+        2^128) does not fit DECIMAL(38,0), so ``l`` is split at bit 32 and the high
+        half's product reduced before it is shifted back,
+        ``(l DIV 2^32 * r MOD 2^64) * 2^32 + l MOD 2^32 * r`` (below 2^97)."""
+        dec = exp.DataType.build("DECIMAL(38, 0)")
+        half, full = cast(exp.Literal.number(2 ** 32), dec), cast(exp.Literal.number(2 ** 64), dec)
+        high = exp.Mod(this=exp.Mul(this=self.dialect.decimal_int_div(l, half), expression=r),
+                       expression=full)
+        low = exp.Mul(this=exp.Mod(this=l.copy(), expression=half.copy()), expression=r.copy())
+        return exp.Add(this=exp.Mul(this=high, expression=half.copy()), expression=low)
 
     def _int_div(self, l, r, t: Type) -> exp.Expression:
         """Integer division truncating toward zero; ``MIN / -1`` wraps like DDlog."""
         if is_decimal(t):
             return self.dialect.decimal_int_div(l, r)
-        out = exp.IntDiv(this=exp.Paren(this=l), expression=exp.Paren(this=r))
+        out = exp.IntDiv(this=l, expression=r)
         if isinstance(t, TSigned) and t.width == 64:
             # the only BIGINT overflow: MIN / -1, whose wrapped result is MIN itself
             minimum = self.literal(t, -2**63)
@@ -275,19 +318,17 @@ def wrap(e: exp.Expression, t: Type, op: str, env: TypeEnv) -> exp.Expression:
     if not decimal_domain:
         mask = exp.Literal.number(modulus - 1)
         if isinstance(t, TBit):
-            return exp.BitwiseAnd(this=exp.Paren(this=e), expression=mask)
+            return exp.BitwiseAnd(this=e, expression=mask)
         half = exp.Literal.number(2 ** (width - 1))
-        shifted = exp.Add(this=exp.Paren(this=e), expression=half)
-        return exp.Sub(this=exp.Paren(this=exp.BitwiseAnd(this=exp.Paren(this=shifted),
-                                                           expression=mask)),
+        shifted = exp.Add(this=e, expression=half)
+        return exp.Sub(this=exp.BitwiseAnd(this=shifted, expression=mask),
                        expression=half.copy())
     dec = exp.DataType.build("DECIMAL(38, 0)")
     m = cast(exp.Literal.number(modulus), dec)
     if isinstance(t, TSigned):
-        e = exp.Add(this=exp.Paren(this=e), expression=cast(exp.Literal.number(modulus // 2), dec))
-    pos = exp.Mod(this=exp.Paren(this=exp.Add(
-        this=exp.Paren(this=exp.Mod(this=exp.Paren(this=e), expression=m)),
-        expression=m.copy())), expression=m.copy())
+        e = exp.Add(this=e, expression=cast(exp.Literal.number(modulus // 2), dec))
+    pos = exp.Mod(this=exp.Add(this=exp.Mod(this=e, expression=m), expression=m.copy()),
+                  expression=m.copy())
     if isinstance(t, TSigned):
-        pos = exp.Sub(this=exp.Paren(this=pos), expression=cast(exp.Literal.number(modulus // 2), dec))
+        pos = exp.Sub(this=pos, expression=cast(exp.Literal.number(modulus // 2), dec))
     return cast(pos, sql_type(t, env))

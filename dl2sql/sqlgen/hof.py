@@ -36,7 +36,7 @@ def _lambda(ec, closure: T.TClosure) -> Optional[exp.Expression]:
 
 
 def _not(lam: exp.Lambda) -> exp.Lambda:
-    return exp.Lambda(this=exp.Not(this=exp.Paren(this=lam.this)),
+    return exp.Lambda(this=exp.Not(this=lam.this),
                       expressions=lam.expressions)
 
 

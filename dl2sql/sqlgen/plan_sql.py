@@ -14,6 +14,7 @@ from dl2sql.ra.nodes import GroupBlock, RelationLayout
 from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all
 from dl2sql.sqlgen.blocks import union_all_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
+from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.trees import select_all, table
 from dl2sql.sqlgen.types import sql_type
 
@@ -97,8 +98,11 @@ class Lowering:
     def rows(self, b) -> exp.Expression:
         self.ec.rule_span = b.span  # names the rule in a UDF's failure messages
         if isinstance(b, GroupBlock):
-            return group_select(b, self.layouts[b.relation], self.table_of, self.ec)
-        return block_select(b, self.layouts[b.relation], self.table_of, self.ec)
+            select = group_select(b, self.layouts[b.relation], self.table_of, self.ec)
+        else:
+            select = block_select(b, self.layouts[b.relation], self.table_of, self.ec)
+        # the expression builders leave parentheses to the operators' precedence
+        return parenthesize(select)
 
 
 def _keep_duplicates(q: exp.Expression) -> exp.Expression:

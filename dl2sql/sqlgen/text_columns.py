@@ -12,6 +12,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from dl2sql.sqlgen.canonical import MARKER
+from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import text_values as tv
 from dl2sql.types.model import TBigInt, TBit, TBool, TSigned, TString, Type, TypeEnv
@@ -34,7 +35,7 @@ def csv_projection(path: str, relation: str, columns: list[tuple[str, Type]], en
                 true=dialect.fail(_message(
                     f"{MARKER} {path}: a line has not as many fields as the header "
                     f"({len(columns)}): `", line.copy(), "`")))], default=value)
-        out.append(exp.alias_(value, name, quoted=True))
+        out.append(parenthesize(exp.alias_(value, name, quoted=True)))
     return out
 
 
@@ -58,9 +59,9 @@ def _typed(col: exp.Expression, t: Type, env: TypeEnv, dialect, where: str) -> e
             low, high = tv.integer_range(t)
             out_of_range = exp.or_(
                 exp.Is(this=value.copy(), expression=exp.Null()),
-                exp.Not(this=exp.Paren(this=exp.Between(
+                exp.Not(this=exp.Between(
                     this=value.copy(), low=exp.Literal.number(low),
-                    high=exp.Literal.number(high)))))
+                    high=exp.Literal.number(high))))
             checks.append((out_of_range, _message(
                 where + "`", col.copy(), f"` is out of range ({low} to {high})")))
     return exp.Case(ifs=[exp.If(this=test, true=dialect.fail(message))

@@ -125,21 +125,9 @@ CREATE OR REPLACE TEMPORARY VIEW "Cheap" AS
 SELECT DISTINCT
   "t1"."s" AS "src",
   (
-    (
-      CAST((
-        (
-          (
-            (
-              CAST(LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS DECIMAL(38, 0))
-            ) * (
-              CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
-      ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-    ) + (
-      CAST(1 AS BIGINT)
-    )
+    CAST((
+      CAST(LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+    ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) + CAST(1 AS BIGINT)
   ) & 4294967295 AS "budget"
 FROM "__group5" AS "t1";
 -- __group4_rows
@@ -199,21 +187,13 @@ WITH RECURSIVE "Path__delta"("src", "dst", "cost") AS (
     "t1"."src",
     "t2"."dst",
     (
-      (
-        "t1"."cost"
-      ) + (
-        "t2"."cost"
-      )
+      "t1"."cost" + "t2"."cost"
     ) & 4294967295 AS "cost"
   FROM "Path__delta" AS "t1"
   JOIN "Edge" AS "t2"
     ON "t2"."src" = "t1"."dst"
     AND (
-      (
-        "t1"."cost"
-      ) + (
-        "t2"."cost"
-      )
+      "t1"."cost" + "t2"."cost"
     ) & 4294967295 < CAST(20 AS BIGINT)
 )
 SELECT

@@ -7,39 +7,17 @@ FROM "S" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "R" AS
 SELECT DISTINCT
   CAST((
-    (
-      (
-        (
-          CAST("t1"."y" AS DECIMAL(38, 0))
-        ) * (
-          CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-        )
-      ) % CAST(4294967296 AS DECIMAL(38, 0))
-    ) + CAST(4294967296 AS DECIMAL(38, 0))
+    CAST("t1"."y" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
   ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS "a",
   (
     (
       (
-        (
-          "t1"."y"
-        ) + (
-          CAST(10 AS BIGINT)
-        )
+        "t1"."y" + CAST(10 AS BIGINT)
       ) & 4294967295
-    ) + (
-      CAST(10 AS BIGINT)
-    )
+    ) + CAST(10 AS BIGINT)
   ) & 4294967295 AS "b",
   CAST((
-    (
-      (
-        (
-          CAST("t1"."y" AS DECIMAL(38, 0))
-        ) * (
-          CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-        )
-      ) % CAST(4294967296 AS DECIMAL(38, 0))
-    ) + CAST(4294967296 AS DECIMAL(38, 0))
+    CAST("t1"."y" AS DECIMAL(38, 0)) * CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
   ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS "c"
 FROM "S" AS "t1";
 -- ddlog_std::Singleton

@@ -10,13 +10,7 @@ FROM (
 CROSS JOIN UNNEST([CAST(1 AS BIGINT), CAST(2 AS BIGINT)]) AS "t1"("_e")
 CROSS JOIN UNNEST([CAST(7 AS BIGINT), CAST(8 AS BIGINT), CAST(7 AS BIGINT)]) AS "t2"("_e")
 WHERE
-  (
-    (
-      "t1"."_e" <> CAST(2 AS BIGINT)
-    ) OR (
-      "t2"."_e" = CAST(8 AS BIGINT)
-    )
-  );
+  "t1"."_e" <> CAST(2 AS BIGINT) OR "t2"."_e" = CAST(8 AS BIGINT);
 -- Tagged
 CREATE OR REPLACE TEMPORARY VIEW "Tagged" AS
 SELECT DISTINCT

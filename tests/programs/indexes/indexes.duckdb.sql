@@ -9,11 +9,7 @@ WITH RECURSIVE "Event__delta"("_v") AS (
   UNION
   SELECT DISTINCT
     {'tag': CAST(0 AS BIGINT), 'Event_id': (
-      (
-        "t1"."_v"."Event_id"
-      ) + (
-        CAST(1 AS BIGINT)
-      )
+      "t1"."_v"."Event_id" + CAST(1 AS BIGINT)
     ) & 4294967295} AS "_v"
   FROM "Event__delta" AS "t1"
   WHERE

@@ -20,11 +20,7 @@ FROM `Event`;
       STRUCT(
         CAST(0 AS BIGINT) AS tag,
         (
-          (
-            `t1`.`_v`.`Event_id`
-          ) + (
-            CAST(1 AS BIGINT)
-          )
+          `t1`.`_v`.`Event_id` + CAST(1 AS BIGINT)
         ) & 4294967295 AS Event_id
       ) AS `_v`
     FROM `Event__delta` AS `t1`

@@ -18,36 +18,18 @@ CREATE OR REPLACE TEMPORARY VIEW "Pairs" AS
 SELECT DISTINCT
   {'a': {'_0': CAST((
     (
-      (
-        (
-          (
-            CAST(DL2SQL_UDF_1("t1"."ix") AS DECIMAL(38, 0))
-          ) + CAST(2147483648 AS DECIMAL(38, 0))
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
-    ) % CAST(4294967296 AS DECIMAL(38, 0))
-  ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT), '_1': "t1"."ix"}, 'r': 'r' || "t1"."ix"} AS "p",
+      CAST(DL2SQL_UDF_1("t1"."ix") AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+    ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+  ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT), '_1': "t1"."ix"}, 'r': 'r' || "t1"."ix"} AS "p",
   {'_0': CAST((
     (
-      (
-        (
-          (
-            CAST(DL2SQL_UDF_1("t1"."ix") AS DECIMAL(38, 0))
-          ) + CAST(2147483648 AS DECIMAL(38, 0))
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
-    ) % CAST(4294967296 AS DECIMAL(38, 0))
-  ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT), '_1': "t1"."ix"}."_1" || '/' || CAST({'_0': CAST((
+      CAST(DL2SQL_UDF_1("t1"."ix") AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+    ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+  ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT), '_1': "t1"."ix"}."_1" || '/' || CAST({'_0': CAST((
     (
-      (
-        (
-          (
-            CAST(DL2SQL_UDF_1("t1"."ix") AS DECIMAL(38, 0))
-          ) + CAST(2147483648 AS DECIMAL(38, 0))
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
-    ) % CAST(4294967296 AS DECIMAL(38, 0))
-  ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT), '_1': "t1"."ix"}."_0" AS TEXT) || '/' || 'r' || "t1"."ix" AS "s"
+      CAST(DL2SQL_UDF_1("t1"."ix") AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+    ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+  ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT), '_1': "t1"."ix"}."_0" AS TEXT) || '/' || 'r' || "t1"."ix" AS "s"
 FROM "Name" AS "t1";
 -- Inside
 CREATE OR REPLACE TEMPORARY VIEW "Inside" AS
@@ -70,14 +52,8 @@ SELECT DISTINCT
   CAST(3 AS DECIMAL(38, 0)) AS "n",
   CAST(CAST((
     (
-      (
-        (
-          CAST(1 AS DECIMAL(38, 0))
-        ) + (
-          CAST(1 AS DECIMAL(38, 0))
-        )
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      CAST(1 AS DECIMAL(38, 0)) + CAST(1 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS TEXT) AS "up"
 FROM "Name" AS "t1";
 -- ddlog_std::Singleton

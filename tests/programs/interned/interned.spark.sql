@@ -20,15 +20,9 @@ SELECT DISTINCT
     STRUCT(
       CAST((
         (
-          (
-            (
-              (
-                CAST(DL2SQL_UDF_1(`t1`.`ix`) AS DECIMAL(38, 0))
-              ) + CAST(2147483648 AS DECIMAL(38, 0))
-            ) % CAST(4294967296 AS DECIMAL(38, 0))
-          ) + CAST(4294967296 AS DECIMAL(38, 0))
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT) AS _0,
+          CAST(DL2SQL_UDF_1(`t1`.`ix`) AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+        ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+      ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT) AS _0,
       `t1`.`ix` AS _1
     ) AS a,
     CONCAT('r', `t1`.`ix`) AS r
@@ -40,15 +34,9 @@ SELECT DISTINCT
           STRUCT(
             CAST((
               (
-                (
-                  (
-                    (
-                      CAST(DL2SQL_UDF_1(`t1`.`ix`) AS DECIMAL(38, 0))
-                    ) + CAST(2147483648 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0))
-            ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT) AS _0,
+                CAST(DL2SQL_UDF_1(`t1`.`ix`) AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+              ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT) AS _0,
             `t1`.`ix` AS _1
           ).`_1`,
           '/'
@@ -56,15 +44,9 @@ SELECT DISTINCT
         CAST(STRUCT(
           CAST((
             (
-              (
-                (
-                  (
-                    CAST(DL2SQL_UDF_1(`t1`.`ix`) AS DECIMAL(38, 0))
-                  ) + CAST(2147483648 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0))
-              ) + CAST(4294967296 AS DECIMAL(38, 0))
-            ) % CAST(4294967296 AS DECIMAL(38, 0))
-          ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT) AS _0,
+              CAST(DL2SQL_UDF_1(`t1`.`ix`) AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT) AS _0,
           `t1`.`ix` AS _1
         ).`_0` AS STRING)
       ),
@@ -94,14 +76,8 @@ SELECT DISTINCT
   CAST(3 AS DECIMAL(38, 0)) AS `n`,
   CAST(CAST((
     (
-      (
-        (
-          CAST(1 AS DECIMAL(38, 0))
-        ) + (
-          CAST(1 AS DECIMAL(38, 0))
-        )
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      CAST(1 AS DECIMAL(38, 0)) + CAST(1 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS STRING) AS `up`
 FROM `Name` AS `t1`;
 -- ddlog_std::Singleton

@@ -3,11 +3,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Events` AS
 SELECT DISTINCT
   DL2SQL_UDF_1(
     CASE
-      WHEN CAST((
-        `t1`.`id`
-      ) % (
-        CAST(2 AS BIGINT)
-      ) AS BIGINT) = CAST(0 AS BIGINT)
+      WHEN CAST(`t1`.`id` % CAST(2 AS BIGINT) AS BIGINT) = CAST(0 AS BIGINT)
       THEN STRUCT(CAST(0 AS BIGINT) AS tag, `t1`.`id` AS Start_at)
       ELSE STRUCT(CAST(1 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Start_at)
     END
@@ -16,11 +12,7 @@ FROM `Text` AS `t1`
 WHERE
   DL2SQL_UDF_1(
     CASE
-      WHEN CAST((
-        `t1`.`id`
-      ) % (
-        CAST(2 AS BIGINT)
-      ) AS BIGINT) = CAST(0 AS BIGINT)
+      WHEN CAST(`t1`.`id` % CAST(2 AS BIGINT) AS BIGINT) = CAST(0 AS BIGINT)
       THEN STRUCT(CAST(0 AS BIGINT) AS tag, `t1`.`id` AS Start_at)
       ELSE STRUCT(CAST(1 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Start_at)
     END

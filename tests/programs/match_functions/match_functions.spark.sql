@@ -8,15 +8,7 @@ SELECT DISTINCT
           '(',
           CAST((
             (
-              (
-                (
-                  `t1`.`p`.`x`
-                ) + (
-                  CAST((
-                    -5
-                  ) AS BIGINT)
-                )
-              ) + 2147483648
+              `t1`.`p`.`x` + CAST(-5 AS BIGINT) + 2147483648
             ) & 4294967295
           ) - 2147483648 AS STRING)
         ),
@@ -44,55 +36,23 @@ SELECT DISTINCT
   `t1`.`id`,
   CASE
     WHEN CASE
-      WHEN CAST((
-        `t1`.`id`
-      ) % (
-        CAST(2 AS BIGINT)
-      ) AS BIGINT) = CAST(0 AS BIGINT)
-      THEN STRUCT(CAST(1 AS BIGINT) AS tag, (
-        `t1`.`id`
-      ) DIV (
-        CAST(2 AS BIGINT)
-      ) AS Some_x)
+      WHEN CAST(`t1`.`id` % CAST(2 AS BIGINT) AS BIGINT) = CAST(0 AS BIGINT)
+      THEN STRUCT(CAST(1 AS BIGINT) AS tag, `t1`.`id` DIV CAST(2 AS BIGINT) AS Some_x)
       ELSE STRUCT(CAST(0 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Some_x)
     END.`tag` = 1
     THEN CASE
-      WHEN CAST((
-        CASE
-          WHEN CAST((
-            `t1`.`id`
-          ) % (
-            CAST(2 AS BIGINT)
-          ) AS BIGINT) = CAST(0 AS BIGINT)
-          THEN STRUCT(CAST(1 AS BIGINT) AS tag, (
-            `t1`.`id`
-          ) DIV (
-            CAST(2 AS BIGINT)
-          ) AS Some_x)
-          ELSE STRUCT(CAST(0 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Some_x)
-        END.`Some_x`
-      ) % (
-        CAST(2 AS BIGINT)
-      ) AS BIGINT) = CAST(0 AS BIGINT)
+      WHEN CAST(CASE
+        WHEN CAST(`t1`.`id` % CAST(2 AS BIGINT) AS BIGINT) = CAST(0 AS BIGINT)
+        THEN STRUCT(CAST(1 AS BIGINT) AS tag, `t1`.`id` DIV CAST(2 AS BIGINT) AS Some_x)
+        ELSE STRUCT(CAST(0 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Some_x)
+      END.`Some_x` % CAST(2 AS BIGINT) AS BIGINT) = CAST(0 AS BIGINT)
       THEN STRUCT(
         CAST(1 AS BIGINT) AS tag,
-        (
-          CASE
-            WHEN CAST((
-              `t1`.`id`
-            ) % (
-              CAST(2 AS BIGINT)
-            ) AS BIGINT) = CAST(0 AS BIGINT)
-            THEN STRUCT(CAST(1 AS BIGINT) AS tag, (
-              `t1`.`id`
-            ) DIV (
-              CAST(2 AS BIGINT)
-            ) AS Some_x)
-            ELSE STRUCT(CAST(0 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Some_x)
-          END.`Some_x`
-        ) DIV (
-          CAST(2 AS BIGINT)
-        ) AS Some_x
+        CASE
+          WHEN CAST(`t1`.`id` % CAST(2 AS BIGINT) AS BIGINT) = CAST(0 AS BIGINT)
+          THEN STRUCT(CAST(1 AS BIGINT) AS tag, `t1`.`id` DIV CAST(2 AS BIGINT) AS Some_x)
+          ELSE STRUCT(CAST(0 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Some_x)
+        END.`Some_x` DIV CAST(2 AS BIGINT) AS Some_x
       )
       ELSE STRUCT(CAST(0 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Some_x)
     END
@@ -120,38 +80,14 @@ SELECT DISTINCT
   CASE
     WHEN `t1`.`s`.`tag` = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST(CAST((
-              (
-                (
-                  (
-                    CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                  ) * (
-                    CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0))
-                  )
-                ) % CAST(4294967296 AS DECIMAL(38, 0))
-              ) + CAST(4294967296 AS DECIMAL(38, 0))
-            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0))
-          ) * (
-            CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST(CAST((
+        CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+      ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN `t1`.`s`.`tag` = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST(`t1`.`s`.`Rect_w` AS DECIMAL(38, 0))
-            ) * (
-              CAST(`t1`.`s`.`Rect_h` AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST(`t1`.`s`.`Rect_w` AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Rect_h` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE CAST(0 AS BIGINT)
     END
@@ -160,38 +96,14 @@ SELECT DISTINCT
     WHEN CASE
       WHEN `t1`.`s`.`tag` = 0
       THEN CAST((
-        (
-          (
-            (
-              CAST(CAST((
-                (
-                  (
-                    (
-                      CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                    ) * (
-                      CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0))
-                    )
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0))
-            ) * (
-              CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST(CAST((
+          CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+        ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE CASE
         WHEN `t1`.`s`.`tag` = 1
         THEN CAST((
-          (
-            (
-              (
-                CAST(`t1`.`s`.`Rect_w` AS DECIMAL(38, 0))
-              ) * (
-                CAST(`t1`.`s`.`Rect_h` AS DECIMAL(38, 0))
-              )
-            ) % CAST(4294967296 AS DECIMAL(38, 0))
-          ) + CAST(4294967296 AS DECIMAL(38, 0))
+          CAST(`t1`.`s`.`Rect_w` AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Rect_h` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
         ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
         ELSE CAST(0 AS BIGINT)
       END
@@ -200,61 +112,27 @@ SELECT DISTINCT
     ELSE (
       (
         (
-          (
-            CASE
-              WHEN `t1`.`s`.`tag` = 0
+          CASE
+            WHEN `t1`.`s`.`tag` = 0
+            THEN CAST((
+              CAST(CAST((
+                CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE CASE
+              WHEN `t1`.`s`.`tag` = 1
               THEN CAST((
-                (
-                  (
-                    (
-                      CAST(CAST((
-                        (
-                          (
-                            (
-                              CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                            ) * (
-                              CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0))
-                            )
-                          ) % CAST(4294967296 AS DECIMAL(38, 0))
-                        ) + CAST(4294967296 AS DECIMAL(38, 0))
-                      ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0))
-                    ) * (
-                      CAST(`t1`.`s`.`Circle_r` AS DECIMAL(38, 0))
-                    )
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
+                CAST(`t1`.`s`.`Rect_w` AS DECIMAL(38, 0)) * CAST(`t1`.`s`.`Rect_h` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
               ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-              ELSE CASE
-                WHEN `t1`.`s`.`tag` = 1
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST(`t1`.`s`.`Rect_w` AS DECIMAL(38, 0))
-                      ) * (
-                        CAST(`t1`.`s`.`Rect_h` AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE CAST(0 AS BIGINT)
-              END
+              ELSE CAST(0 AS BIGINT)
             END
-          ) + (
-            CAST(1 AS BIGINT)
-          )
+          END + CAST(1 AS BIGINT)
         ) & 4294967295
-      ) - (
-        CAST(1 AS BIGINT)
-      )
+      ) - CAST(1 AS BIGINT)
     ) & 4294967295
   END AS `capped`,
   CASE
-    WHEN (
-      `t1`.`s`.`tag` = 0
-    ) AND (
-      `t1`.`s`.`Circle_r` = CAST(0 AS BIGINT)
-    )
+    WHEN `t1`.`s`.`tag` = 0 AND `t1`.`s`.`Circle_r` = CAST(0 AS BIGINT)
     THEN 'point-like circle'
     ELSE CASE
       WHEN `t1`.`s`.`tag` = 0

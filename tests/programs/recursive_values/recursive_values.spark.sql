@@ -14,18 +14,12 @@ SELECT DISTINCT
 -- Literal
 CREATE OR REPLACE TEMPORARY VIEW `Literal` AS
 SELECT DISTINCT
-  CAST((
-    -1
-  ) AS BIGINT) AS `x`,
-  CAST((
-    -128
-  ) AS BIGINT) AS `y`;
+  CAST(-1 AS BIGINT) AS `x`,
+  CAST(-128 AS BIGINT) AS `y`;
 -- Boxed
 CREATE OR REPLACE TEMPORARY VIEW `Boxed` AS
 SELECT DISTINCT
-  STRUCT(`t1`.`set` AS name, -(
-    CAST(`t1`.`x` AS DOUBLE)
-  ) AS neg) AS `_v`
+  STRUCT(`t1`.`set` AS name, -CAST(`t1`.`x` AS DOUBLE) AS neg) AS `_v`
 FROM `Item` AS `t1`;
 -- Unboxed
 CREATE OR REPLACE TEMPORARY VIEW `Unboxed` AS

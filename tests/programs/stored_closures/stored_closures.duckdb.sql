@@ -7,11 +7,7 @@ CROSS JOIN "Arg" AS "t2"
 UNION
 SELECT DISTINCT
   {'tag': CAST(1 AS BIGINT), 'lambda0_k': CAST(0 AS DECIMAL(38, 0)), 'lambda1_k': CAST((
-    (
-      (
-        CAST("t1"."k" AS DECIMAL(38, 0))
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+    CAST("t1"."k" AS DECIMAL(38, 0)) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))} AS "f"
 FROM "Offset" AS "t1";
 -- __group1_rows
@@ -35,25 +31,13 @@ SELECT DISTINCT
     WHEN LIST_EXTRACT("t1"."g"."vals", 1)."tag" = 0
     THEN CAST((
       (
-        (
-          (
-            CAST(0 AS DECIMAL(38, 0))
-          ) + (
-            LIST_EXTRACT("t1"."g"."vals", 1)."lambda0_k"
-          )
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-      ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+        CAST(0 AS DECIMAL(38, 0)) + LIST_EXTRACT("t1"."g"."vals", 1)."lambda0_k"
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
     ELSE CAST((
       (
-        (
-          (
-            CAST(0 AS DECIMAL(38, 0))
-          ) + (
-            LIST_EXTRACT("t1"."g"."vals", 1)."lambda1_k"
-          )
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-      ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+        CAST(0 AS DECIMAL(38, 0)) + LIST_EXTRACT("t1"."g"."vals", 1)."lambda1_k"
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
   END AS "least",
   LIST_EXTRACT("t1"."g"."vals", 1) = LIST_EXTRACT("t1"."g"."vals", 1) AS "same"
@@ -84,54 +68,24 @@ SELECT DISTINCT
   "t1"."name",
   CAST((
     (
-      (
-        (
-          CAST((
-            (
-              (
-                CAST(CASE
-                  WHEN "t1"."f"."f"."tag" = 0
-                  THEN CAST((
-                    (
-                      (
-                        (
-                          CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                        ) * (
-                          CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                        )
-                      ) % CAST(4294967296 AS DECIMAL(38, 0))
-                    ) + CAST(4294967296 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                  ELSE CASE
-                    WHEN "t1"."f"."f"."tag" = 1
-                    THEN CAST((
-                      (
-                        (
-                          (
-                            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                          ) * (
-                            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                          )
-                        ) % CAST(4294967296 AS DECIMAL(38, 0))
-                      ) + CAST(4294967296 AS DECIMAL(38, 0))
-                    ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                    ELSE (
-                      (
-                        CAST(3 AS BIGINT)
-                      ) + (
-                        "t1"."f"."f"."lambda2_k"
-                      )
-                    ) & 4294967295
-                  END
-                END AS DECIMAL(38, 0))
-              ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-            ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-          ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
-        ) + (
-          CAST(1000 AS DECIMAL(38, 0))
-        )
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      CAST((
+        CAST(CASE
+          WHEN "t1"."f"."f"."tag" = 0
+          THEN CAST((
+            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN "t1"."f"."f"."tag" = 1
+            THEN CAST((
+              CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE (
+              CAST(3 AS BIGINT) + "t1"."f"."f"."lambda2_k"
+            ) & 4294967295
+          END
+        END AS DECIMAL(38, 0)) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) + CAST(1000 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "y"
 FROM "Shifted" AS "t1";
 -- Mapped
@@ -149,171 +103,71 @@ SELECT DISTINCT
   CASE
     WHEN "t1"."f"."tag" = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST(CASE
-              WHEN "t1"."f"."tag" = 0
-              THEN CAST((
-                (
-                  (
-                    (
-                      CAST("t2"."x" AS DECIMAL(38, 0))
-                    ) * (
-                      CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                    )
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-              ELSE CASE
-                WHEN "t1"."f"."tag" = 1
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST("t2"."x" AS DECIMAL(38, 0))
-                      ) * (
-                        CAST("t2"."x" AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE (
-                  (
-                    "t2"."x"
-                  ) + (
-                    "t1"."f"."lambda2_k"
-                  )
-                ) & 4294967295
-              END
-            END AS DECIMAL(38, 0))
-          ) * (
-            CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST(CASE
+        WHEN "t1"."f"."tag" = 0
+        THEN CAST((
+          CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+        ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+        ELSE CASE
+          WHEN "t1"."f"."tag" = 1
+          THEN CAST((
+            CAST("t2"."x" AS DECIMAL(38, 0)) * CAST("t2"."x" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE (
+            "t2"."x" + "t1"."f"."lambda2_k"
+          ) & 4294967295
+        END
+      END AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN "t1"."f"."tag" = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST(CASE
-                WHEN "t1"."f"."tag" = 0
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST("t2"."x" AS DECIMAL(38, 0))
-                      ) * (
-                        CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE CASE
-                  WHEN "t1"."f"."tag" = 1
-                  THEN CAST((
-                    (
-                      (
-                        (
-                          CAST("t2"."x" AS DECIMAL(38, 0))
-                        ) * (
-                          CAST("t2"."x" AS DECIMAL(38, 0))
-                        )
-                      ) % CAST(4294967296 AS DECIMAL(38, 0))
-                    ) + CAST(4294967296 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                  ELSE (
-                    (
-                      "t2"."x"
-                    ) + (
-                      "t1"."f"."lambda2_k"
-                    )
-                  ) & 4294967295
-                END
-              END AS DECIMAL(38, 0))
-            ) * (
-              CAST(CASE
-                WHEN "t1"."f"."tag" = 0
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST("t2"."x" AS DECIMAL(38, 0))
-                      ) * (
-                        CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE CASE
-                  WHEN "t1"."f"."tag" = 1
-                  THEN CAST((
-                    (
-                      (
-                        (
-                          CAST("t2"."x" AS DECIMAL(38, 0))
-                        ) * (
-                          CAST("t2"."x" AS DECIMAL(38, 0))
-                        )
-                      ) % CAST(4294967296 AS DECIMAL(38, 0))
-                    ) + CAST(4294967296 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                  ELSE (
-                    (
-                      "t2"."x"
-                    ) + (
-                      "t1"."f"."lambda2_k"
-                    )
-                  ) & 4294967295
-                END
-              END AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST(CASE
+          WHEN "t1"."f"."tag" = 0
+          THEN CAST((
+            CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN "t1"."f"."tag" = 1
+            THEN CAST((
+              CAST("t2"."x" AS DECIMAL(38, 0)) * CAST("t2"."x" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE (
+              "t2"."x" + "t1"."f"."lambda2_k"
+            ) & 4294967295
+          END
+        END AS DECIMAL(38, 0)) * CAST(CASE
+          WHEN "t1"."f"."tag" = 0
+          THEN CAST((
+            CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN "t1"."f"."tag" = 1
+            THEN CAST((
+              CAST("t2"."x" AS DECIMAL(38, 0)) * CAST("t2"."x" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE (
+              "t2"."x" + "t1"."f"."lambda2_k"
+            ) & 4294967295
+          END
+        END AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE (
-        (
-          CASE
-            WHEN "t1"."f"."tag" = 0
+        CASE
+          WHEN "t1"."f"."tag" = 0
+          THEN CAST((
+            CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN "t1"."f"."tag" = 1
             THEN CAST((
-              (
-                (
-                  (
-                    CAST("t2"."x" AS DECIMAL(38, 0))
-                  ) * (
-                    CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                  )
-                ) % CAST(4294967296 AS DECIMAL(38, 0))
-              ) + CAST(4294967296 AS DECIMAL(38, 0))
+              CAST("t2"."x" AS DECIMAL(38, 0)) * CAST("t2"."x" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
             ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-            ELSE CASE
-              WHEN "t1"."f"."tag" = 1
-              THEN CAST((
-                (
-                  (
-                    (
-                      CAST("t2"."x" AS DECIMAL(38, 0))
-                    ) * (
-                      CAST("t2"."x" AS DECIMAL(38, 0))
-                    )
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-              ELSE (
-                (
-                  "t2"."x"
-                ) + (
-                  "t1"."f"."lambda2_k"
-                )
-              ) & 4294967295
-            END
+            ELSE (
+              "t2"."x" + "t1"."f"."lambda2_k"
+            ) & 4294967295
           END
-        ) + (
-          "t1"."f"."lambda2_k"
-        )
+        END + "t1"."f"."lambda2_k"
       ) & 4294967295
     END
   END AS "twice"
@@ -322,47 +176,19 @@ JOIN "Arg" AS "t2"
   ON CASE
     WHEN "t1"."f"."tag" = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST("t2"."x" AS DECIMAL(38, 0))
-          ) * (
-            CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN "t1"."f"."tag" = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST("t2"."x" AS DECIMAL(38, 0))
-            ) * (
-              CAST("t2"."x" AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST("t2"."x" AS DECIMAL(38, 0)) * CAST("t2"."x" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE (
-        (
-          "t2"."x"
-        ) + (
-          "t1"."f"."lambda2_k"
-        )
+        "t2"."x" + "t1"."f"."lambda2_k"
       ) & 4294967295
     END
   END = CAST((
-    (
-      (
-        (
-          CAST("t2"."x" AS DECIMAL(38, 0))
-        ) * (
-          CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-        )
-      ) % CAST(4294967296 AS DECIMAL(38, 0))
-    ) + CAST(4294967296 AS DECIMAL(38, 0))
+    CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
   ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT);
 -- Applied
 CREATE OR REPLACE TEMPORARY VIEW "Applied" AS
@@ -372,35 +198,15 @@ SELECT DISTINCT
   CASE
     WHEN "t1"."f"."tag" = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST("t2"."x" AS DECIMAL(38, 0))
-          ) * (
-            CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST("t2"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN "t1"."f"."tag" = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST("t2"."x" AS DECIMAL(38, 0))
-            ) * (
-              CAST("t2"."x" AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST("t2"."x" AS DECIMAL(38, 0)) * CAST("t2"."x" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE (
-        (
-          "t2"."x"
-        ) + (
-          "t1"."f"."lambda2_k"
-        )
+        "t2"."x" + "t1"."f"."lambda2_k"
       ) & 4294967295
     END
   END AS "y"

@@ -14,11 +14,7 @@ SELECT DISTINCT
     CAST(1 AS BIGINT) AS tag,
     CAST(0 AS DECIMAL(38, 0)) AS lambda0_k,
     CAST((
-      (
-        (
-          CAST(`t1`.`k` AS DECIMAL(38, 0))
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-      ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      CAST(`t1`.`k` AS DECIMAL(38, 0)) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS lambda1_k
   ) AS `f`
 FROM `Offset` AS `t1`;
@@ -43,25 +39,13 @@ SELECT DISTINCT
     WHEN ELEMENT_AT(`t1`.`g`.`vals`, 1).`tag` = 0
     THEN CAST((
       (
-        (
-          (
-            CAST(0 AS DECIMAL(38, 0))
-          ) + (
-            ELEMENT_AT(`t1`.`g`.`vals`, 1).`lambda0_k`
-          )
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-      ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+        CAST(0 AS DECIMAL(38, 0)) + ELEMENT_AT(`t1`.`g`.`vals`, 1).`lambda0_k`
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
     ELSE CAST((
       (
-        (
-          (
-            CAST(0 AS DECIMAL(38, 0))
-          ) + (
-            ELEMENT_AT(`t1`.`g`.`vals`, 1).`lambda1_k`
-          )
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-      ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+        CAST(0 AS DECIMAL(38, 0)) + ELEMENT_AT(`t1`.`g`.`vals`, 1).`lambda1_k`
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
   END AS `least`,
   ELEMENT_AT(`t1`.`g`.`vals`, 1) = ELEMENT_AT(`t1`.`g`.`vals`, 1) AS `same`
@@ -92,54 +76,24 @@ SELECT DISTINCT
   `t1`.`name`,
   CAST((
     (
-      (
-        (
-          CAST((
-            (
-              (
-                CAST(CASE
-                  WHEN `t1`.`f`.`f`.`tag` = 0
-                  THEN CAST((
-                    (
-                      (
-                        (
-                          CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                        ) * (
-                          CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                        )
-                      ) % CAST(4294967296 AS DECIMAL(38, 0))
-                    ) + CAST(4294967296 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                  ELSE CASE
-                    WHEN `t1`.`f`.`f`.`tag` = 1
-                    THEN CAST((
-                      (
-                        (
-                          (
-                            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                          ) * (
-                            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0))
-                          )
-                        ) % CAST(4294967296 AS DECIMAL(38, 0))
-                      ) + CAST(4294967296 AS DECIMAL(38, 0))
-                    ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                    ELSE (
-                      (
-                        CAST(3 AS BIGINT)
-                      ) + (
-                        `t1`.`f`.`f`.`lambda2_k`
-                      )
-                    ) & 4294967295
-                  END
-                END AS DECIMAL(38, 0))
-              ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-            ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-          ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
-        ) + (
-          CAST(1000 AS DECIMAL(38, 0))
-        )
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      CAST((
+        CAST(CASE
+          WHEN `t1`.`f`.`f`.`tag` = 0
+          THEN CAST((
+            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN `t1`.`f`.`f`.`tag` = 1
+            THEN CAST((
+              CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE (
+              CAST(3 AS BIGINT) + `t1`.`f`.`f`.`lambda2_k`
+            ) & 4294967295
+          END
+        END AS DECIMAL(38, 0)) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) + CAST(1000 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `y`
 FROM `Shifted` AS `t1`;
 -- Mapped
@@ -157,171 +111,71 @@ SELECT DISTINCT
   CASE
     WHEN `t1`.`f`.`tag` = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST(CASE
-              WHEN `t1`.`f`.`tag` = 0
-              THEN CAST((
-                (
-                  (
-                    (
-                      CAST(`t2`.`x` AS DECIMAL(38, 0))
-                    ) * (
-                      CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                    )
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-              ELSE CASE
-                WHEN `t1`.`f`.`tag` = 1
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST(`t2`.`x` AS DECIMAL(38, 0))
-                      ) * (
-                        CAST(`t2`.`x` AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE (
-                  (
-                    `t2`.`x`
-                  ) + (
-                    `t1`.`f`.`lambda2_k`
-                  )
-                ) & 4294967295
-              END
-            END AS DECIMAL(38, 0))
-          ) * (
-            CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST(CASE
+        WHEN `t1`.`f`.`tag` = 0
+        THEN CAST((
+          CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+        ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+        ELSE CASE
+          WHEN `t1`.`f`.`tag` = 1
+          THEN CAST((
+            CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(`t2`.`x` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE (
+            `t2`.`x` + `t1`.`f`.`lambda2_k`
+          ) & 4294967295
+        END
+      END AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN `t1`.`f`.`tag` = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST(CASE
-                WHEN `t1`.`f`.`tag` = 0
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST(`t2`.`x` AS DECIMAL(38, 0))
-                      ) * (
-                        CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE CASE
-                  WHEN `t1`.`f`.`tag` = 1
-                  THEN CAST((
-                    (
-                      (
-                        (
-                          CAST(`t2`.`x` AS DECIMAL(38, 0))
-                        ) * (
-                          CAST(`t2`.`x` AS DECIMAL(38, 0))
-                        )
-                      ) % CAST(4294967296 AS DECIMAL(38, 0))
-                    ) + CAST(4294967296 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                  ELSE (
-                    (
-                      `t2`.`x`
-                    ) + (
-                      `t1`.`f`.`lambda2_k`
-                    )
-                  ) & 4294967295
-                END
-              END AS DECIMAL(38, 0))
-            ) * (
-              CAST(CASE
-                WHEN `t1`.`f`.`tag` = 0
-                THEN CAST((
-                  (
-                    (
-                      (
-                        CAST(`t2`.`x` AS DECIMAL(38, 0))
-                      ) * (
-                        CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                      )
-                    ) % CAST(4294967296 AS DECIMAL(38, 0))
-                  ) + CAST(4294967296 AS DECIMAL(38, 0))
-                ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                ELSE CASE
-                  WHEN `t1`.`f`.`tag` = 1
-                  THEN CAST((
-                    (
-                      (
-                        (
-                          CAST(`t2`.`x` AS DECIMAL(38, 0))
-                        ) * (
-                          CAST(`t2`.`x` AS DECIMAL(38, 0))
-                        )
-                      ) % CAST(4294967296 AS DECIMAL(38, 0))
-                    ) + CAST(4294967296 AS DECIMAL(38, 0))
-                  ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-                  ELSE (
-                    (
-                      `t2`.`x`
-                    ) + (
-                      `t1`.`f`.`lambda2_k`
-                    )
-                  ) & 4294967295
-                END
-              END AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST(CASE
+          WHEN `t1`.`f`.`tag` = 0
+          THEN CAST((
+            CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN `t1`.`f`.`tag` = 1
+            THEN CAST((
+              CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(`t2`.`x` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE (
+              `t2`.`x` + `t1`.`f`.`lambda2_k`
+            ) & 4294967295
+          END
+        END AS DECIMAL(38, 0)) * CAST(CASE
+          WHEN `t1`.`f`.`tag` = 0
+          THEN CAST((
+            CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN `t1`.`f`.`tag` = 1
+            THEN CAST((
+              CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(`t2`.`x` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+            ELSE (
+              `t2`.`x` + `t1`.`f`.`lambda2_k`
+            ) & 4294967295
+          END
+        END AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE (
-        (
-          CASE
-            WHEN `t1`.`f`.`tag` = 0
+        CASE
+          WHEN `t1`.`f`.`tag` = 0
+          THEN CAST((
+            CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CASE
+            WHEN `t1`.`f`.`tag` = 1
             THEN CAST((
-              (
-                (
-                  (
-                    CAST(`t2`.`x` AS DECIMAL(38, 0))
-                  ) * (
-                    CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-                  )
-                ) % CAST(4294967296 AS DECIMAL(38, 0))
-              ) + CAST(4294967296 AS DECIMAL(38, 0))
+              CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(`t2`.`x` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
             ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-            ELSE CASE
-              WHEN `t1`.`f`.`tag` = 1
-              THEN CAST((
-                (
-                  (
-                    (
-                      CAST(`t2`.`x` AS DECIMAL(38, 0))
-                    ) * (
-                      CAST(`t2`.`x` AS DECIMAL(38, 0))
-                    )
-                  ) % CAST(4294967296 AS DECIMAL(38, 0))
-                ) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-              ELSE (
-                (
-                  `t2`.`x`
-                ) + (
-                  `t1`.`f`.`lambda2_k`
-                )
-              ) & 4294967295
-            END
+            ELSE (
+              `t2`.`x` + `t1`.`f`.`lambda2_k`
+            ) & 4294967295
           END
-        ) + (
-          `t1`.`f`.`lambda2_k`
-        )
+        END + `t1`.`f`.`lambda2_k`
       ) & 4294967295
     END
   END AS `twice`
@@ -330,47 +184,19 @@ JOIN `Arg` AS `t2`
   ON CASE
     WHEN `t1`.`f`.`tag` = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST(`t2`.`x` AS DECIMAL(38, 0))
-          ) * (
-            CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN `t1`.`f`.`tag` = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST(`t2`.`x` AS DECIMAL(38, 0))
-            ) * (
-              CAST(`t2`.`x` AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(`t2`.`x` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE (
-        (
-          `t2`.`x`
-        ) + (
-          `t1`.`f`.`lambda2_k`
-        )
+        `t2`.`x` + `t1`.`f`.`lambda2_k`
       ) & 4294967295
     END
   END = CAST((
-    (
-      (
-        (
-          CAST(`t2`.`x` AS DECIMAL(38, 0))
-        ) * (
-          CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-        )
-      ) % CAST(4294967296 AS DECIMAL(38, 0))
-    ) + CAST(4294967296 AS DECIMAL(38, 0))
+    CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
   ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT);
 -- Applied
 CREATE OR REPLACE TEMPORARY VIEW `Applied` AS
@@ -380,35 +206,15 @@ SELECT DISTINCT
   CASE
     WHEN `t1`.`f`.`tag` = 0
     THEN CAST((
-      (
-        (
-          (
-            CAST(`t2`.`x` AS DECIMAL(38, 0))
-          ) * (
-            CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-          )
-        ) % CAST(4294967296 AS DECIMAL(38, 0))
-      ) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
     ELSE CASE
       WHEN `t1`.`f`.`tag` = 1
       THEN CAST((
-        (
-          (
-            (
-              CAST(`t2`.`x` AS DECIMAL(38, 0))
-            ) * (
-              CAST(`t2`.`x` AS DECIMAL(38, 0))
-            )
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
+        CAST(`t2`.`x` AS DECIMAL(38, 0)) * CAST(`t2`.`x` AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
       ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
       ELSE (
-        (
-          `t2`.`x`
-        ) + (
-          `t1`.`f`.`lambda2_k`
-        )
+        `t2`.`x` + `t1`.`f`.`lambda2_k`
       ) & 4294967295
     END
   END AS `y`

@@ -3,11 +3,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Lit" AS
 SELECT DISTINCT
   'tab	here' || 'raw\n' || CAST((
     (
-      (
-        -(
-          CAST(7 AS BIGINT)
-        )
-      ) + 128
+      -CAST(7 AS BIGINT) + 128
     ) & 255
   ) - 128 AS TEXT) || CAST(TRUE AS TEXT) AS "s";
 -- Joined

@@ -6,11 +6,7 @@ SELECT DISTINCT
       CONCAT('tab\there', 'raw\\n'),
       CAST((
         (
-          (
-            -(
-              CAST(7 AS BIGINT)
-            )
-          ) + 128
+          -CAST(7 AS BIGINT) + 128
         ) & 255
       ) - 128 AS STRING)
     ),

@@ -25,11 +25,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Grown" AS
 SELECT DISTINCT
   "t1"."id",
   {'tag': CAST(0 AS BIGINT), 'Circle_r': (
-    (
-      "t1"."s"."Circle_r"
-    ) + (
-      CAST(1 AS BIGINT)
-    )
+    "t1"."s"."Circle_r" + CAST(1 AS BIGINT)
   ) & 4294967295, 'Rect_w': CAST(0 AS BIGINT), 'Rect_h': CAST(0 AS BIGINT)} AS "s"
 FROM "Shapes" AS "t1"
 WHERE

@@ -27,11 +27,7 @@ SELECT DISTINCT
   STRUCT(
     CAST(0 AS BIGINT) AS tag,
     (
-      (
-        `t1`.`s`.`Circle_r`
-      ) + (
-        CAST(1 AS BIGINT)
-      )
+      `t1`.`s`.`Circle_r` + CAST(1 AS BIGINT)
     ) & 4294967295 AS Circle_r,
     CAST(0 AS BIGINT) AS Rect_w,
     CAST(0 AS BIGINT) AS Rect_h
