@@ -31,8 +31,9 @@ def to_sql(t: Type, v, env: TypeEnv):
         return [(to_sql(t.args[0], k, env), to_sql(t.args[1], x, env)) for k, x in v]
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return to_sql(t.args[0], v, env)
-    if extern_storage(t) is not None:
-        return extern_storage(t).to_sql(v)
+    if extern_storage(t) is not None:  # as its plain type (a Vec's elements too)
+        stored = extern_storage(t)
+        return stored.to_sql(v) if stored.hex_digits else to_sql(stored.type, v, env)
     if isinstance(t, TNamed) and t.name == GROUP:
         return (to_sql(t.args[0], v.key, env), [to_sql(t.args[1], x, env) for x in v.items])
     slots = struct_slots(t, env)
@@ -77,7 +78,8 @@ def from_sql(t: Type, v, env: TypeEnv):
     if isinstance(t, TNamed) and t.name in TRANSPARENT:
         return from_sql(t.args[0], v, env)
     if extern_storage(t) is not None:
-        return extern_storage(t).from_sql(v)
+        stored = extern_storage(t)
+        return stored.from_sql(v) if stored.hex_digits else from_sql(stored.type, v, env)
     if isinstance(t, TNamed) and t.name == GROUP:
         key, items = v
         return GroupValue(from_sql(t.args[0], key, env),
