@@ -8,7 +8,7 @@ from dl2sql.replay.dat_parser import DatError, UValue
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.order import normalize, to_f32
 from dl2sql.runtime.values import Record
-from dl2sql.types.model import (MAP, OPTION, SET, TRANSPARENT, VEC, TBigInt, TBit, TBool,
+from dl2sql.types.model import (MAP, OPTION, SET_KINDS, TRANSPARENT, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
 from dl2sql.types.storage import extern_storage
@@ -55,13 +55,13 @@ def _mismatch(t: Type, u: UValue) -> DatError:
 
 
 def _convert_named(t: TNamed, u: UValue, env: TypeEnv):
-    if t.name in (VEC, SET, MAP):
+    if t.name in (VEC, MAP) or t.name in SET_KINDS:
         # Upstream's Vec::from_record wraps a non-array value into a 1-element vector;
-        # Set and Map are built from that vector.
+        # sets and maps are built from that vector (a HashSet from the single value).
         items = u.items if u.kind == "array" else (u,)
         if t.name == VEC:
             return tuple(convert(t.args[0], e, env) for e in items)
-        if t.name == SET:
+        if t.name in SET_KINDS:
             return normalize(t, [convert(t.args[0], e, env) for e in items], env)
         pair = TTuple((t.args[0], t.args[1]))
         return normalize(t, [convert(pair, e, env) for e in items], env)

@@ -7,7 +7,7 @@ from dl2sql.replay.dat_values import convert
 from dl2sql.runtime.order import sort_key
 from dl2sql.runtime.printing import format_value
 from dl2sql.runtime.values import Record
-from dl2sql.types.model import TRANSPARENT, MAP, SET, VEC, TNamed, Type, TypeEnv
+from dl2sql.types.model import SET_KINDS, TRANSPARENT, MAP, VEC, TNamed, Type, TypeEnv
 
 
 def apply_weight(info, store: dict, op: str, value, env: TypeEnv) -> None:
@@ -35,7 +35,7 @@ def mutate(t: Type, old, u: UValue, env: TypeEnv):
     elements, maps insert/patch/delete (value ``()``) by key, a union value with a
     different constructor is replaced, everything else is overwritten."""
     if isinstance(t, TNamed):
-        if t.name == SET:
+        if t.name in SET_KINDS:  # every set kind's mutator toggles elements
             et = t.args[0]
             cur = {sort_key(et, e, env): e for e in old}
             for e in convert(t, u, env):

@@ -5,7 +5,7 @@ import math
 from typing import TYPE_CHECKING
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
+from dl2sql.types.model import (GROUP, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
 from dl2sql.runtime.defaults import default_value
@@ -25,7 +25,7 @@ def to_sql(t: Type, v, env: TypeEnv):
         return v
     if isinstance(t, (TFloat, TDouble)):
         return float(v)
-    if isinstance(t, TNamed) and t.name in (VEC, SET):
+    if isinstance(t, TNamed) and (t.name == VEC or t.name in SET_KINDS):
         return [to_sql(t.args[0], x, env) for x in v]
     if isinstance(t, TNamed) and t.name == MAP:
         return [(to_sql(t.args[0], k, env), to_sql(t.args[1], x, env)) for k, x in v]
@@ -71,7 +71,7 @@ def from_sql(t: Type, v, env: TypeEnv):
         return float(v)
     if isinstance(t, TNamed) and t.name == VEC:
         return tuple(from_sql(t.args[0], x, env) for x in v)
-    if isinstance(t, TNamed) and t.name == SET:
+    if isinstance(t, TNamed) and t.name in SET_KINDS:
         return tuple(from_sql(t.args[0], x, env) for x in v)
     if isinstance(t, TNamed) and t.name == MAP:
         return tuple((from_sql(t.args[0], k, env), from_sql(t.args[1], x, env)) for k, x in v)

@@ -4,15 +4,18 @@ DDlog sorts every dump by the derived ``Ord`` of the generated Rust types, not b
 printed text, so the printer needs a key that reproduces that order exactly:
 integers numerically, ``false < true``, strings byte-wise, floats with ``-0.0 == 0.0``
 and NaN above everything, records by constructor declaration index and then fields,
-collections lexicographically (a proper prefix first).
+collections lexicographically (a proper prefix first); a ``HashSet`` or
+``Set64`` by size first, then lexicographically in its iteration order.
 """
 from __future__ import annotations
 
 import math
 import struct
 
-from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
-                                TNamed, TSigned, TString, TTuple, Type, TypeEnv)
+from dl2sql.types.model import (HASHSET, SIZE_FIRST_SETS, TRANSPARENT, MAP, SET, SET64, VEC,
+                                TBigInt, TBit, TBool, TDouble, TFloat, TNamed, TSigned, TString,
+                                TTuple, Type, TypeEnv)
+from dl2sql.runtime.rust_hash import hash_order_key
 from dl2sql.runtime.values import Record
 from dl2sql.types.storage import extern_storage
 
@@ -54,6 +57,10 @@ def sort_key(t: Type, v, env: TypeEnv):
         if t.name == SET:
             et = t.args[0]
             return tuple(sorted({sort_key(et, e, env) for e in v}))
+        if t.name in SIZE_FIRST_SETS:
+            # HashSet and Set64 compare sizes first, then elements in iteration order
+            items = normalize(t, v, env)
+            return (len(items), tuple(sort_key(t.args[0], e, env) for e in items))
         if t.name == MAP:
             kt, vt = t.args
             return tuple(sorted(_dedup_map(
@@ -93,7 +100,8 @@ def to_f32(x: float) -> float:
 
 
 def normalize(t: Type, v, env: TypeEnv):
-    """The canonical runtime form of ``v``: sets sorted and deduplicated, maps sorted by
+    """The canonical runtime form of ``v``: sets deduplicated in their iteration order
+    (ascending; a ``HashSet`` in hash order), maps sorted by
     key with one entry per key (last wins), ``float`` values rounded to binary32,
     recursively."""
     if isinstance(t, TFloat):
@@ -105,13 +113,16 @@ def normalize(t: Type, v, env: TypeEnv):
     if isinstance(t, TNamed):
         if t.name == VEC:
             return tuple(normalize(t.args[0], e, env) for e in v)
-        if t.name == SET:
+        if t.name in (SET, SET64, HASHSET):
             et = t.args[0]
             uniq = {}
             for e in v:
                 e = normalize(et, e, env)
                 uniq.setdefault(sort_key(et, e, env), e)
-            return tuple(uniq[k] for k in sorted(uniq))
+            if t.name != HASHSET:
+                return tuple(uniq[k] for k in sorted(uniq))
+            return tuple(uniq[k] for k in sorted(
+                uniq, key=lambda k: (hash_order_key(et, uniq[k], env), k)))
         if t.name == MAP:
             kt, vt = t.args
             entries = {}

@@ -12,7 +12,7 @@ import struct
 import unicodedata
 from decimal import Decimal, localcontext
 
-from dl2sql.types.model import (TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
+from dl2sql.types.model import (SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
                                 TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.values import Record
 from dl2sql.types.storage import extern_storage
@@ -151,8 +151,8 @@ def _fmt(t: Type, v, env: TypeEnv, out: list) -> None:
 
 
 def _fmt_named(t: TNamed, v, env: TypeEnv, out: list) -> None:
-    if t.name in (VEC, SET, MAP):
-        # Sets and maps print in ascending order whatever order the caller kept.
+    if t.name in (VEC, MAP) or t.name in SET_KINDS:
+        # Sets and maps print in their iteration order whatever order the caller kept.
         items = normalize(t, v, env) if t.name != VEC else v
         if t.name == MAP:
             et = TTuple((t.args[0], t.args[1]))

@@ -17,7 +17,7 @@ from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types.storage import extern_storage
 from dl2sql.types import typed as T
 from dl2sql.types.substitute import substitute_vars
-from dl2sql.types.model import (unwrapped, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
+from dl2sql.types.model import (unwrapped, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
 
@@ -60,7 +60,7 @@ class ExprCompiler(CallCompiler):
                 text = "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
                 return cast(exp.Literal.string(text), sql_type(t, self.env))
             return cast(exp.Literal.number(repr(float(v))), sql_type(t, self.env))
-        if isinstance(t, TNamed) and t.name in (VEC, SET, MAP):
+        if isinstance(t, TNamed) and (t.name in (VEC, MAP) or t.name in SET_KINDS):
             elem = t.args[0] if t.name != MAP else TTuple((t.args[0], t.args[1]))
             array = exp.Array(expressions=[self.literal(elem, x) for x in v])
             return array if v else cast(array, sql_type(t, self.env))

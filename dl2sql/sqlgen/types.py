@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
+from dl2sql.types.model import (GROUP, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 # the layout of values, shared with the runtime (which must not import sqlglot)
 from dl2sql.types.storage import StructSlot, is_decimal, is_recursive, struct_slots  # noqa: F401
@@ -34,7 +34,7 @@ def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
         return exp.DataType.build("FLOAT")
     if isinstance(t, TDouble):
         return exp.DataType.build("DOUBLE")
-    if isinstance(t, TNamed) and t.name in (VEC, SET):
+    if isinstance(t, TNamed) and (t.name == VEC or t.name in SET_KINDS):
         return exp.DataType(this=exp.DataType.Type.ARRAY,
                             expressions=[sql_type(t.args[0], env)], nested=True)
     if isinstance(t, TNamed) and t.name == MAP:

@@ -14,7 +14,7 @@ from dl2sql.stdlib import modules_defining
 from dl2sql.types import typed as T
 from dl2sql.types.exhaustive import missing_case
 from dl2sql.types.infer import is_infer_var
-from dl2sql.types.model import (BOOL, STRING, TBit, TFunc, TNamed, TString, TTuple, TVar,
+from dl2sql.types.model import (BOOL, SET_KINDS, STRING, TBit, TFunc, TNamed, TString, TTuple, TVar,
                                 Type, UNIT)
 from dl2sql.types.symbols import FunctionSym
 
@@ -342,7 +342,7 @@ class FlowChecks:
 
     def _element_type(self, t: Type, span) -> Type:
         t = self.inf.resolve(t)
-        if isinstance(t, TNamed) and t.name in ("ddlog_std::Vec", "ddlog_std::Set"):
+        if isinstance(t, TNamed) and (t.name == "ddlog_std::Vec" or t.name in SET_KINDS):
             return t.args[0]
         if isinstance(t, TNamed) and t.name == "ddlog_std::Map":
             return TTuple((t.args[0], t.args[1]))

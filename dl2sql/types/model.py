@@ -117,6 +117,12 @@ VEC, SET, MAP, REF, GROUP, OPTION, RESULT = (
     f"{STD}::Vec", f"{STD}::Set", f"{STD}::Map", f"{STD}::Ref", f"{STD}::Group",
     f"{STD}::Option", f"{STD}::Result")
 INTERN = f"{STD}::Intern"
+# The library's other sets: `hashset::HashSet` (the `im` crate's, iterated in hash
+# order) and `tinyset::Set64` (iterated in ascending order). Both compare by size
+# first, then element by element in iteration order.
+HASHSET, SET64 = "hashset::HashSet", "tinyset::Set64"
+SET_KINDS = frozenset({SET, HASHSET, SET64})
+SIZE_FIRST_SETS = frozenset({HASHSET, SET64})
 # Wrappers whose values are their contents, in SQL and at run time alike.
 IOBJ = "intern::IObj"  # the older `intern` library's interned objects
 TRANSPARENT = frozenset({REF, INTERN, IOBJ})
