@@ -11,6 +11,8 @@ from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.trees import cast, struct, table
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
+from dl2sql.types.model import VEC, TNamed
+from dl2sql.types.storage import has_own_order
 
 # a source's table: its name, or a query (a union of tables, see dl2sql.incremental)
 TableOf = Callable[[Source], "str | exp.Expression"]
@@ -96,8 +98,13 @@ def group_select(block: GroupBlock, layout: RelationLayout, table_of: TableOf,
     for an empty source, even without keys (DDlog's groups are never empty)."""
     names = [n for n, _ in layout.columns]
     keys = [ec.compile(k) for k in block.keys]
-    group = struct([("key", ec.compile(block.key)),
-                    ("vals", ec.dialect.groups.sorted_list(ec.compile(block.value)))])
+    vals = ec.dialect.groups.sorted_list(ec.compile(block.value))
+    value_type = block.value.type
+    if has_own_order(value_type, ec.env):
+        # SQL's order of these values is not DDlog's: the runtime sorts them again
+        vec = TNamed(VEC, (value_type,))
+        vals = ec.udf_call("ddlog_std::sort_imm", (value_type,), [vec], vec, [vals])
+    group = struct([("key", ec.compile(block.key)), ("vals", vals)])
     cols = [exp.alias_(k, n, quoted=True) for k, n in zip(keys, names)]
     cols.append(exp.alias_(group, names[-1], quoted=True))
     sel = exp.Select(expressions=cols).from_(table(table_of(block.source),

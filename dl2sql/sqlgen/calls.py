@@ -20,6 +20,7 @@ from dl2sql.sqlgen.group_calls import group_native
 from dl2sql.sqlgen.hof import hof_call
 from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.sqlgen.types import is_decimal, sql_type
+from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
 from dl2sql.types.model import (VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
@@ -79,7 +80,7 @@ def _string_fn(node):
 
 def _vec_to_set(ec, args, call):
     t = call.args[0].type
-    if isinstance(t, TNamed) and t.name == VEC:
+    if isinstance(t, TNamed) and t.name == VEC and not has_own_order(t, ec.env):
         return ec.dialect.hof.to_set(args[0])
     return None
 

@@ -18,6 +18,7 @@ from itertools import count
 
 from sqlglot import exp
 
+from dl2sql.diagnostics import InputError
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.trees import dot, struct
@@ -25,6 +26,7 @@ from dl2sql.sqlgen.types import is_decimal, is_recursive, struct_slots
 from dl2sql.types.model import (MAP, SET, VEC, TBigInt, TBit, TNamed, TSigned, TTuple, Type,
                                 TypeEnv, unwrapped)
 from dl2sql.runtime.defaults import default_value
+from dl2sql.types.storage import has_own_order
 from dl2sql.types.text_values import integer_range
 
 # Engine error messages carry this before dl2sql's own text (see :func:`input_failure`).
@@ -37,6 +39,12 @@ def input_projection(relation: str, columns: list[tuple[str, Type]], env: TypeEn
     name) in canonical form, or a query failure whose message starts with
     :data:`MARKER` where the value has no canonical form."""
     canon = _Canon(env, dialect)
+    for name, t in columns:
+        if canon.has_own_order(t):
+            # a HashSet's stored order is its hash order, which SQL cannot compute
+            raise InputError(f"input relation `{relation}`: column `{name}` has type `{t}`, "
+                             f"whose HashSet or Set64 values dl2sql cannot read from a "
+                             f"DataFrame, a table or a file yet (.dat input can hold them)")
     return [parenthesize(_column(relation, name, t, canon)) for name, t in columns]
 
 
@@ -127,6 +135,10 @@ class _Canon:
         """Whether values of ``t`` contain integers whose type is narrower than their
         SQL column (``bit<8>`` in a BIGINT): the column holds values DDlog cannot."""
         return self._any(t, lambda u: _range(u) is not None)
+
+    def has_own_order(self, t: Type) -> bool:
+        """Whether values of ``t`` contain sets that SQL cannot put in order."""
+        return has_own_order(unwrapped(t), self.env)
 
     def has_map(self, t: Type) -> bool:
         """Whether values of ``t`` contain maps."""

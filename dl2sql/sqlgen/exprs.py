@@ -15,6 +15,7 @@ from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
 from dl2sql.types.storage import extern_storage
+from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.substitute import substitute_vars
 from dl2sql.types.model import (unwrapped, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool,
@@ -23,6 +24,7 @@ from dl2sql.types.model import (unwrapped, SET_KINDS, TRANSPARENT, MAP, VEC, TBi
 
 _COMPARE = {"==": exp.EQ, "!=": exp.NEQ, "<": exp.LT, "<=": exp.LTE, ">": exp.GT,
             ">=": exp.GTE}
+_ORDERING = ("<", "<=", ">", ">=")
 _BITWISE = {"&": exp.BitwiseAnd, "|": exp.BitwiseOr, "^": exp.BitwiseXor}
 
 
@@ -229,6 +231,8 @@ class ExprCompiler(CallCompiler):
         return wrap(cast(inner, exp.DataType.build("DECIMAL(38, 0)")), dst, "cast", self.env)
 
     def visit_TBin(self, e: T.TBin):
+        if e.op in _ORDERING and has_own_order(e.left.type, self.env):
+            return self.udf_expr(e)  # SQL would compare the arrays element by element
         l, r = self.compile(e.left), self.compile(e.right)
         op = e.op
         if op in _COMPARE:

@@ -14,6 +14,7 @@ from sqlglot import exp
 from dl2sql.sqlgen.trees import dot
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types.model import GROUP, TNamed
+from dl2sql.types.storage import has_own_order
 
 
 def _vals(ec, g: exp.Expression) -> exp.Expression:
@@ -58,6 +59,8 @@ def group_native(ec, call, args: list[exp.Expression]) -> Optional[exp.Expressio
     module, _, name = call.func.split("#", 1)[0].rpartition("::")
     if module != "ddlog_std" or name not in _GROUP_NATIVE:
         return None
+    if name.endswith("to_set") and has_own_order(t.args[1], ec.env):
+        return None  # SQL would sort the set's elements in its own order
     out = _GROUP_NATIVE[name](ec, args[0])
     if name.endswith("count_distinct"):  # usize: stored as the type says
         out = exp.Cast(this=out, to=sql_type(call.type, ec.env))

@@ -15,6 +15,7 @@ from sqlglot import exp
 from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
+from dl2sql.types.storage import has_own_order
 
 
 def _lambda(ec, closure: T.TClosure) -> Optional[exp.Expression]:
@@ -68,6 +69,8 @@ def hof_call(ec, call: T.TCall) -> Optional[exp.Expression]:
     """Native SQL for a vec/set function applied to a closure, or None."""
     if call.func not in _NATIVE or len(call.args) != 2:
         return None
+    if call.func == "set::map" and has_own_order(call.type, ec.env):
+        return None  # SQL would sort the mapped set in its own order
     closure = call.args[1]
     if not isinstance(closure, T.TClosure) or len(closure.params) != 1:
         return None

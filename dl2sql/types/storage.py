@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import (VEC, TBigInt, TBit, TNamed, TSigned, TString, TTuple, Type,
-                                TypeEnv, unwrapped)
+from dl2sql.types.model import (SIZE_FIRST_SETS, VEC, TBigInt, TBit, TNamed, TSigned, TString,
+                                TTuple, Type, TypeEnv, unwrapped)
 
 
 @dataclass(frozen=True)
@@ -120,4 +120,22 @@ def is_recursive(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
         return True
     if t.name in env.defs and not env.defs[t.name].extern:
         return any(is_recursive(ft, env, seen) for c in env.ctors(t) for _, ft in c.fields)
+    return False
+
+
+def has_own_order(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
+    """True when SQL's order of ``t``'s stored form is not DDlog's order: values that
+    contain a ``HashSet`` or ``Set64``, which compare by size first where SQL compares
+    arrays element by element. Sorting or comparing them needs the runtime's order."""
+    if isinstance(t, TTuple):
+        return any(has_own_order(e, env, _seen) for e in t.elems)
+    if not isinstance(t, TNamed) or t in _seen:
+        return False
+    if t.name in SIZE_FIRST_SETS:
+        return True
+    seen = _seen | {t}
+    if any(has_own_order(a, env, seen) for a in t.args):
+        return True
+    if t.name in env.defs and not env.defs[t.name].extern:
+        return any(has_own_order(ft, env, seen) for c in env.ctors(t) for _, ft in c.fields)
     return False

@@ -1,0 +1,85 @@
+-- Built
+CREATE OR REPLACE TEMPORARY VIEW "Built" AS
+SELECT DISTINCT
+  DL2SQL_UDF_1() AS "s",
+  DL2SQL_UDF_2(DL2SQL_UDF_1(), CAST(7 AS BIGINT)) AS "has7";
+-- __group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+SELECT DISTINCT
+  "t1"."group" AS "g",
+  "t1"."x",
+  "t1"."x" AS "__value"
+FROM "Member" AS "t1";
+-- __group1
+CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+SELECT
+  "t1"."g" AS "g",
+  {'key': "t1"."g", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+FROM "__group1_rows" AS "t1"
+GROUP BY
+  "t1"."g"
+HAVING
+  COUNT(*) > 0;
+-- Groups
+CREATE OR REPLACE TEMPORARY VIEW "Groups" AS
+SELECT DISTINCT
+  "t1"."g" AS "group",
+  DL2SQL_UDF_3("t1"."__grouped1") AS "members"
+FROM "__group1" AS "t1";
+-- __group2_rows
+CREATE OR REPLACE TEMPORARY VIEW "__group2_rows" AS
+SELECT DISTINCT
+  "t1"."members" AS "s",
+  "t1"."members" AS "__value"
+FROM "Groups" AS "t1";
+-- __group2
+CREATE OR REPLACE TEMPORARY VIEW "__group2" AS
+SELECT
+  {'key': TRUE, 'vals': DL2SQL_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
+FROM "__group2_rows" AS "t1"
+HAVING
+  COUNT(*) > 0;
+-- Overall
+CREATE OR REPLACE TEMPORARY VIEW "Overall" AS
+SELECT DISTINCT
+  DL2SQL_UDF_5("t1"."g") AS "all",
+  LIST_EXTRACT("t1"."g"."vals", 1) AS "smallest"
+FROM "__group2" AS "t1";
+-- Pairs
+CREATE OR REPLACE TEMPORARY VIEW "Pairs" AS
+SELECT DISTINCT
+  "t1"."group" AS "a",
+  "t2"."group" AS "b",
+  DL2SQL_UDF_6("t1"."members", "t2"."members") AS "both",
+  DL2SQL_UDF_7("t1"."members", "t2"."members") AS "only_a",
+  DL2SQL_UDF_8("t1"."members", "t2"."members") AS "either"
+FROM "Groups" AS "t1"
+JOIN "Groups" AS "t2"
+  ON "t1"."group" < "t2"."group";
+-- Smaller
+CREATE OR REPLACE TEMPORARY VIEW "Smaller" AS
+SELECT DISTINCT
+  "t1"."group" AS "a",
+  "t2"."group" AS "b"
+FROM "Groups" AS "t1"
+JOIN "Groups" AS "t2"
+  ON DL2SQL_UDF_9("t1"."members", "t2"."members");
+-- Summary
+CREATE OR REPLACE TEMPORARY VIEW "Summary" AS
+SELECT DISTINCT
+  "t1"."group",
+  DL2SQL_UDF_10("t1"."members") AS "size",
+  DL2SQL_UDF_11("t1"."members") AS "total",
+  DL2SQL_UDF_12("t1"."members", CAST(1 AS DECIMAL(38, 0))) AS "second"
+FROM "Groups" AS "t1";
+-- Spread
+CREATE OR REPLACE TEMPORARY VIEW "Spread" AS
+SELECT DISTINCT
+  "t1"."group",
+  "t2"."_e" AS "x"
+FROM "Groups" AS "t1"
+CROSS JOIN UNNEST("t1"."members") AS "t2"("_e");
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
+SELECT DISTINCT
+  TRUE AS "_unit";
