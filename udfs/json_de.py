@@ -10,10 +10,10 @@ with ``positioned`` False.
 from __future__ import annotations
 
 from dl2sql.runtime.defaults import default_value
-from dl2sql.runtime.order import sort_key, to_f32
+from dl2sql.runtime.order import normalize, sort_key, to_f32
 from dl2sql.runtime.values import Record
-from dl2sql.types.model import (MAP, OPTION, SET, VEC, TBigInt, TBit, TBool, TDouble,
-                                TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
+from dl2sql.types.model import (HASHSET, MAP, OPTION, SET, SET64, VEC, TBigInt, TBit, TBool,
+                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 unwrapped)
 from dl2sql.udfs.json_ser import JSON_VALUE, JSON_WRAPPER, attrs, field_name
 from dl2sql.udfs.json_text import JsonError, Node, format_ryu
@@ -126,10 +126,14 @@ def _value(env: TypeEnv, t: Type, n: Node, pos: bool):
             raise JsonError(f"invalid length {len(n.value)}, expected a tuple of size "
                             f"{len(t.elems)}")
         return tuple(from_node(env, et, x, pos) for et, x in zip(t.elems, n.value))
-    if t.name in (VEC, SET):
+    if t.name == SET64:
+        raise JsonError("Set64 values cannot be deserialized (tinyset does not implement it)")
+    if t.name in (VEC, SET, HASHSET):
         if n.kind != "arr":
             raise _invalid_type(n, "a sequence")
         items = [from_node(env, t.args[0], x, pos) for x in n.value]
+        if t.name == HASHSET:
+            return normalize(t, items, env)
         if t.name == SET:
             keyed = {sort_key(t.args[0], x, env): x for x in items}
             return tuple(keyed[k] for k in sorted(keyed))

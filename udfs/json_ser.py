@@ -4,7 +4,7 @@ encoding is described in :mod:`dl2sql.udfs.lib_json`)."""
 from __future__ import annotations
 
 from dl2sql.runtime.ops import to_string
-from dl2sql.types.model import (MAP, OPTION, SET, VEC, TBigInt, TBit, TBool, TDouble,
+from dl2sql.types.model import (MAP, OPTION, SET_KINDS, VEC, TBigInt, TBit, TBool, TDouble,
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv,
                                 unwrapped)
 from dl2sql.udfs.json_text import Float, Obj
@@ -47,7 +47,7 @@ def to_tree(env: TypeEnv, t: Type, v):
         if not t.elems:
             return None
         return [to_tree(env, et, x) for et, x in zip(t.elems, v)]
-    if t.name in (VEC, SET):
+    if t.name == VEC or t.name in SET_KINDS:  # sets in their iteration order
         return [to_tree(env, t.args[0], x) for x in v]
     if t.name == MAP:
         return Obj(tuple((_key(t.args[0], k), to_tree(env, t.args[1], x)) for k, x in v))

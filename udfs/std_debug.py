@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from dl2sql.types.model import (MAP, REF, SET, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
-                                TNamed, TSigned, TString, TTuple, Type, TypeEnv)
+from dl2sql.types.model import (HASHSET, MAP, REF, SET, SET64, VEC, TBigInt, TBit, TBool,
+                                TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.order import normalize
 from dl2sql.runtime.printing import escape_string, format_double, format_float
 
@@ -49,8 +49,14 @@ def _fmt(t: Type, v, env: TypeEnv, out: list) -> None:
         _seq("(", ")", list(zip(t.elems, v)), env, out)
     elif isinstance(t, TNamed) and t.name == VEC:
         _seq("[", "]", [(t.args[0], x) for x in v], env, out)
-    elif isinstance(t, TNamed) and t.name == SET:
+    elif isinstance(t, TNamed) and t.name in (SET, HASHSET):
         _seq("{", "}", [(t.args[0], x) for x in normalize(t, v, env)], env, out)
+    elif isinstance(t, TNamed) and t.name == SET64:  # tinyset's own Debug: no spaces
+        out.append("[")
+        for i, x in enumerate(normalize(t, v, env)):
+            out.append("," if i else "")
+            _fmt(t.args[0], x, env, out)
+        out.append("]")
     elif isinstance(t, TNamed) and t.name == MAP:
         out.append("{")
         for i, (k, x) in enumerate(normalize(t, v, env)):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dl2sql.runtime.values import Record
 from dl2sql.types.storage import extern_storage
-from dl2sql.types.model import (MAP, SET, SET_KINDS, TRANSPARENT, VEC, TBigInt, TBit, TBool,
+from dl2sql.types.model import (MAP, SET_KINDS, TRANSPARENT, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 
 
@@ -20,7 +20,7 @@ def default_value(t: Type, env: TypeEnv):
     if isinstance(t, TTuple):
         return tuple(default_value(e, env) for e in t.elems)
     if isinstance(t, TNamed):
-        if t.name in (VEC, SET, MAP) or t.name in SET_KINDS:
+        if t.name in (VEC, MAP) or t.name in SET_KINDS:
             return ()
         if t.name in TRANSPARENT:
             return default_value(t.args[0], env)

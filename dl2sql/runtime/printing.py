@@ -12,8 +12,8 @@ import struct
 import unicodedata
 from decimal import Decimal, localcontext
 
-from dl2sql.types.model import (SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool, TDouble, TFloat,
-                                TNamed, TSigned, TString, TTuple, Type, TypeEnv)
+from dl2sql.types.model import (SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool, TDouble,
+                                TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.values import Record
 from dl2sql.types.storage import extern_storage
 from dl2sql.runtime.order import normalize, to_f32

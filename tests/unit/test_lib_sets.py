@@ -163,3 +163,18 @@ def test_group_aggregates():
     hsets = GroupValue((), (hashset(u32, [1, 2]), hashset(u32, [2, 3])))
     assert call("hashset::group_hashset_unions", u32, hsets, targs=((), u32)) == \
         hashset(u32, [1, 2, 3])
+
+
+def test_debug_and_json_forms():
+    from dl2sql.udfs.json_de import from_node
+    from dl2sql.udfs.json_ser import to_tree
+    from dl2sql.udfs.json_text import parse
+    from dl2sql.udfs.std_debug import to_string_debug
+    u32 = TBit(32)
+    hs, s64 = TNamed(HASHSET, (u32,)), TNamed(SET64, (u32,))
+    items = hashset(u32, [1, 2, 3, 4, 5])
+    # Rust's debug_set for a HashSet; tinyset's own Debug without spaces
+    assert to_string_debug(hs, items, env()) == "{" + ", ".join(map(str, items)) + "}"
+    assert to_string_debug(s64, (1, 20), env()) == "[1,20]"
+    assert to_tree(env(), hs, items) == list(items)
+    assert from_node(env(), hs, parse("[5, 4, 3, 2, 1, 1]"), False) == items
