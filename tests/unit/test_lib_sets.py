@@ -178,3 +178,21 @@ def test_debug_and_json_forms():
     assert to_string_debug(s64, (1, 20), env()) == "[1,20]"
     assert to_tree(env(), hs, items) == list(items)
     assert from_node(env(), hs, parse("[5, 4, 3, 2, 1, 1]"), False) == items
+
+
+def test_sql_uses_the_runtime_order_only_where_sql_would_differ():
+    from dl2sql.types.storage import has_own_order
+    u32 = TBit(32)
+    assert has_own_order(TNamed(HASHSET, (u32,)), env())
+    assert has_own_order(TTuple((u32, TNamed(VEC, (TNamed(SET64, (u32,)),)))), env())
+    assert not has_own_order(TNamed(SET, (TNamed(MAP, (TString(), u32)),)), env())
+
+
+def test_dataframe_inputs_holding_hashsets_are_refused_with_the_reason():
+    from dl2sql.diagnostics import InputError
+    from dl2sql.sqlgen.canonical import input_projection
+    from dl2sql.sqlgen.dialects import DUCKDB
+    columns = [("k", TBit(32)), ("s", TNamed(HASHSET, (TBit(32),)))]
+    with pytest.raises(InputError, match="column `s`.*HashSet"):
+        input_projection("R", columns, env(), DUCKDB)
+    assert len(input_projection("R", columns[:1], env(), DUCKDB)) == 1
