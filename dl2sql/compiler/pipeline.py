@@ -174,7 +174,7 @@ def function_values(p: CompiledProgram) -> CompiledProgram:
 def aggregations(p: CompiledProgram) -> CompiledProgram:
     """Each ``group_by`` to two helper relations (``__groupN_rows``, ``__groupN``)."""
     rules, added = split_aggregations(p.rules, p.symbols)
-    relations = mark_bags(rules, {**p.relations, **added})
+    relations = mark_bags(rules, {**p.relations, **added}, keep_counts=p.transactional)
     return dataclasses.replace(p, rules=rules, relations=relations)
 
 

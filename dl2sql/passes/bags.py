@@ -24,11 +24,15 @@ def is_bag(info: RelationInfo) -> bool:
     return info.kind in BAG_KINDS
 
 
-def mark_bags(rules: list[T.CoreRule], relations: dict[str, RelationInfo]
-              ) -> dict[str, RelationInfo]:
+def mark_bags(rules: list[T.CoreRule], relations: dict[str, RelationInfo],
+              keep_counts: bool = False) -> dict[str, RelationInfo]:
     """``relations`` with every generated relation that reads a bag (a group_by's
-    rows) made a multiset."""
+    rows) made a multiset; with ``keep_counts``, also the internal relations whose
+    derivation counts a group_by sees (:func:`counted_internals`)."""
     out = dict(relations)
+    if keep_counts:
+        for rel in counted_internals(rules, out):
+            out[rel] = dataclasses.replace(out[rel], kind="multiset")
     changed = True
     while changed:
         changed = False
@@ -57,3 +61,58 @@ def check_bag_strata(strata, relations: dict[str, RelationInfo]) -> None:
                                        f"computation ({', '.join(s.relations)}), which "
                                        f"dl2sql does not support")
     diags.raise_if_errors()
+
+
+def counted_internals(rules: list[T.CoreRule], relations: dict[str, RelationInfo]
+                      ) -> set[str]:
+    """The declared internal relations whose derivation counts a ``group_by``, a
+    stream or a multiset sees.
+
+    DDlog applies ``distinct`` only to output relations: an internal relation holds
+    each record with its number of derivations, and a group over it sees that weight
+    (``for ((v, w) in g)``), as does a stream or multiset derived from it, directly or
+    through other internal relations. Those relations are kept as multisets here;
+    recursive ones stay sets (DDlog bounds their weights in the fixpoint). Called for
+    programs evaluated at every commit (streams, multisets, delays), where bags are
+    evaluated anyway; elsewhere internal relations stay sets, so that the program
+    can be maintained (docs/language.md)."""
+    readers: dict[str, set[str]] = {}
+    for r in rules:
+        for c in r.body:
+            if isinstance(c, T.CAtom):
+                readers.setdefault(c.relation, set()).update(h.relation for h in r.heads)
+    grouped = {c.relation for r in rules for c in r.body if isinstance(c, T.CGroupSource)}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            rel = todo.pop()
+            for nxt in readers.get(rel, ()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    candidates = {rel for rel, info in relations.items()
+                  if info.role == "internal" and info.kind == "relation"
+                  and not info.generated and not reaches(rel, rel)}
+    counted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for rel in candidates - counted:
+            if any(h in grouped or h in counted or is_bag(relations[h])
+                   for h in positive_readers(rules, rel)):
+                counted.add(rel)
+                changed = True
+    return counted
+
+
+def positive_readers(rules: list[T.CoreRule], rel: str) -> set[str]:
+    """The heads of the rules that read ``rel`` in a positive literal."""
+    return {h.relation for r in rules
+            if any(isinstance(c, T.CAtom) and not c.negated and c.relation == rel
+                   for c in r.body)
+            for h in r.heads}
