@@ -31,26 +31,32 @@ _set64, _group_set64 = _builder(SET64, 0), _builder(SET64, 1)
 
 
 def _without(s: tuple, x) -> tuple:
+    """``s`` without ``x`` (the others keep their order)."""
     return tuple(e for e in s if not ddlog_equal(e, x))
 
 
 def _common(a: tuple, b: tuple) -> tuple:
+    """The elements of ``a`` also in ``b``."""
     return tuple(e for e in a if member(b, e))
 
 
 def _only_in_first(a: tuple, b: tuple) -> tuple:
+    """The elements of ``a`` not in ``b``."""
     return tuple(e for e in a if not member(b, e))
 
 
 def _empty() -> tuple:
+    """The empty set."""
     return ()
 
 
 def _size(s: tuple) -> int:
+    """The number of elements."""
     return len(s)
 
 
 def _is_empty(s: tuple) -> bool:
+    """Whether there are no elements."""
     return not s
 
 
@@ -69,34 +75,42 @@ def _kind_functions(make: Callable, group_make: Callable) -> dict[str, Callable]
     ``group_make`` (a set of ``targs[1]``, for functions on groups)."""
     @typed
     def singleton(ctx: Ctx, x) -> tuple:
+        """The set of ``x`` alone."""
         return make(ctx, (x,))
 
     @typed
     def insert(ctx: Ctx, s: tuple, x) -> Mut:
+        """``insert(mut s, x)``."""
         return Mut((), {0: make(ctx, s + (x,))})
 
     @typed
     def insert_imm(ctx: Ctx, s: tuple, x) -> tuple:
+        """A copy of ``s`` with ``x``."""
         return make(ctx, s + (x,))
 
     @typed
     def union(ctx: Ctx, a: tuple, b: tuple) -> tuple:
+        """The elements of either set."""
         return make(ctx, a + b)
 
     @typed
     def unions(ctx: Ctx, sets: tuple) -> tuple:
+        """The elements of any set of a Vec."""
         return make(ctx, (x for s in sets for x in s))
 
     @typed
     def group_unions(ctx: Ctx, g: GroupValue) -> tuple:
+        """The elements of any set of a group."""
         return group_make(ctx, (x for s in g.items for x in s))
 
     @typed
     def intersection(ctx: Ctx, a: tuple, b: tuple) -> tuple:
+        """The elements of both sets."""
         return make(ctx, _common(a, b))
 
     @typed
     def difference(ctx: Ctx, a: tuple, b: tuple) -> tuple:
+        """The elements of ``a`` not in ``b``."""
         return make(ctx, _only_in_first(a, b))
 
     return {"singleton": singleton, "insert": insert, "insert_imm": insert_imm,

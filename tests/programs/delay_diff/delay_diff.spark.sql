@@ -10,18 +10,18 @@ SELECT DISTINCT
 FROM `Flag__prev1` AS `t1`;
 -- Fold
 CREATE OR REPLACE TEMPORARY VIEW `Fold` AS
-SELECT DISTINCT
+SELECT
   `t1`.`account`,
   `t1`.`amount`
 FROM `Balance__prev1` AS `t1`
-UNION
-SELECT DISTINCT
+UNION ALL
+SELECT
   `t1`.`account`,
   `t1`.`amount`
 FROM `Deposit` AS `t1`;
 -- __group1_rows
 CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
-SELECT DISTINCT
+SELECT
   `t1`.`account` AS `a`,
   `t1`.`amount` AS `x`,
   `t1`.`amount` AS `__value`
