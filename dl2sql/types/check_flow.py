@@ -188,8 +188,10 @@ class FlowChecks:
         body = (self.statement(e.body, inner, None) if isinstance(e.body, A.EAssign)
                 else self.expr(e.body, inner, ret_hint))
         self.ret_type, self.mutable = saved_ret, saved_mut
-        ftype = TFunc(tuple(t for _, t in params), body.type,
-                      mutable if any(mutable) else ())
+        ret = body.type
+        if ret_hint is not None and self.inf.resolve(ret_hint) == self.inf.resolve(ret):
+            ret = ret_hint  # the same type, as written (with its aliases)
+        ftype = TFunc(tuple(t for _, t in params), ret, mutable if any(mutable) else ())
         return T.TClosure(ftype, tuple(params), body)
 
     def apply(self, e, callee: T.TExpr, args, scope) -> T.TExpr:
