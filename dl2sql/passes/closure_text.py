@@ -17,7 +17,9 @@ leaves them. What dl2sql's checker adds on its own (looking through ``Ref`` with
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 
+from dl2sql.runtime.printing import format_double, format_float
 from dl2sql.runtime.values import Record
 from dl2sql.types import typed as T
 from dl2sql.types.model import (TBigInt, TBit, TBool, TDouble, TFloat, TFunc, TNamed,
@@ -126,6 +128,25 @@ def haskell_string(s: str) -> str:
     return "".join(out)
 
 
+def haskell_float(shortest: str) -> str:
+    """A floating-point number as Haskell's ``show`` writes it, from its shortest
+    digits: ``1.5``, ``0.1``, ``100.0``, and ``1.0e-2`` / ``1.0e7`` outside [0.1, 10^7)."""
+    if shortest in ("NaN", "inf", "-inf"):
+        return {"NaN": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[shortest]
+    d = Decimal(shortest)
+    if d == 0:
+        return "0.0"
+    sign, digits, exponent = d.normalize().as_tuple()
+    digits = "".join(map(str, digits))
+    power = exponent + len(digits)  # the value is 0.DIGITS * 10^power
+    if 0 <= power <= 7:
+        whole, frac = digits[:power].ljust(power, "0") or "0", digits[power:] or "0"
+        body = f"{whole}.{frac}"
+    else:
+        body = f"{digits[0]}.{digits[1:] or '0'}e{power - 1}"
+    return ("-" if sign else "") + body
+
+
 class ClosurePrinter:
     """DDlog's ``pp`` of expressions, over dl2sql's typed IR."""
 
@@ -155,7 +176,7 @@ class ClosurePrinter:
         return text(literal(e.type, e.value))
 
     def _TCall(self, e: T.TCall) -> Doc:
-        return parens(text(e.func) + parens(comma_sep(self.expr(a) for a in e.args)))
+        return parens(text(function_name(e.func)) + parens(comma_sep(self.expr(a) for a in e.args)))
 
     def _TApply(self, e: T.TApply) -> Doc:
         return parens(self.expr(e.callee) + parens(comma_sep(self.expr(a) for a in e.args)))
@@ -273,14 +294,21 @@ def _named_function(e: T.TClosure):
     if any(n != f"__arg{i}" for i, n in enumerate(names)):
         return None
     if all(isinstance(a, T.TVarRef) and a.name == n for a, n in zip(body.args, names)):
-        return body.func
+        return function_name(body.func)
     return None
+
+
+def function_name(func: str) -> str:
+    """A function's qualified name without dl2sql's overload number (``len#1``)."""
+    return func.split("#", 1)[0]
 
 
 def literal(t, v) -> str:
     """A constant as DDlog prints a literal of type ``t``."""
     if isinstance(t, TBool):
         return "true" if v else "false"
+    if isinstance(t, (TSigned, TBigInt, TDouble, TFloat)) and v < 0:
+        return f"(- {literal(t, -v)})"  # DDlog's `-1` is a minus applied to `1`
     if isinstance(t, TBit):
         return f"{t.width}'d{int(v)}"
     if isinstance(t, TSigned):
@@ -290,9 +318,9 @@ def literal(t, v) -> str:
     if isinstance(t, TString):
         return haskell_string(v)
     if isinstance(t, TDouble):
-        return f"64'f{v!r}"
+        return "64'f" + haskell_float(format_double(v))
     if isinstance(t, TFloat):
-        return f"32'f{v!r}"
+        return "32'f" + haskell_float(format_float(v))
     if isinstance(t, TTuple) and not t.elems:
         return "()"
     if isinstance(v, Record):
