@@ -9,7 +9,7 @@ from sqlglot import exp
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout, Source
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.trees import cast, struct, table
-from dl2sql.sqlgen.types import sql_type
+from dl2sql.sqlgen.types import orders_by_hash, sql_type
 from dl2sql.types import typed as T
 
 # a source's table: its name, or a query (a union of tables, see dl2sql.incremental)
@@ -96,8 +96,10 @@ def group_select(block: GroupBlock, layout: RelationLayout, table_of: TableOf,
     for an empty source, even without keys (DDlog's groups are never empty)."""
     names = [n for n, _ in layout.columns]
     keys = [ec.compile(k) for k in block.keys]
-    group = struct([("key", ec.compile(block.key)),
-                    ("vals", ec.dialect.groups.sorted_list(ec.compile(block.value)))])
+    vals = ec.dialect.groups.sorted_list(ec.compile(block.value))
+    if orders_by_hash(block.value.type, ec.env):
+        vals = ec.ddlog_sorted(vals, block.value.type, distinct=False)
+    group = struct([("key", ec.compile(block.key)), ("vals", vals)])
     cols = [exp.alias_(k, n, quoted=True) for k, n in zip(keys, names)]
     cols.append(exp.alias_(group, names[-1], quoted=True))
     sel = exp.Select(expressions=cols).from_(table(table_of(block.source),

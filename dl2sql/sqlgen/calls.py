@@ -19,11 +19,11 @@ from dl2sql.runtime.defaults import default_value
 from dl2sql.sqlgen.group_calls import group_native
 from dl2sql.sqlgen.hof import hof_call
 from dl2sql.sqlgen.trees import InsideLambda
-from dl2sql.sqlgen.types import is_decimal, sql_type
+from dl2sql.sqlgen.types import is_decimal, orders_by_hash, sql_type
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
-from dl2sql.types.model import (VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
-                                TSigned, TString)
+from dl2sql.types.model import (SET, VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
+                                TSigned, TString, Type)
 from dl2sql.udfs import interpreter
 
 
@@ -79,7 +79,7 @@ def _string_fn(node):
 
 def _vec_to_set(ec, args, call):
     t = call.args[0].type
-    if isinstance(t, TNamed) and t.name == VEC:
+    if isinstance(t, TNamed) and t.name == VEC and not orders_by_hash(t, ec.env):
         return ec.dialect.hof.to_set(args[0])
     return None
 
@@ -176,6 +176,17 @@ class CallCompiler:
             spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic, self.rule_span)
             self.udfs[key] = spec
         return exp.Anonymous(this=spec.name, expressions=args)
+
+    def ddlog_sorted(self, array: exp.Expression, elem: Type, distinct: bool) -> exp.Expression:
+        """``array`` (of ``elem`` values) sorted in DDlog's order by the interpreter,
+        without duplicates if ``distinct``: for elements SQL orders otherwise
+        (:func:`~dl2sql.sqlgen.types.orders_by_hash`)."""
+        vec = TNamed(VEC, (elem,))
+        out = TNamed(SET, (elem,)) if distinct else vec
+        body = T.TCall(out, "ddlog_std::to_set" if distinct else "ddlog_std::sort_imm",
+                       (T.TVarRef(vec, "p0"),), (elem,))
+        fn = T.FunctionIR("<expression>", (), (("p0", vec),), (False,), out, body)
+        return self.udf_call("<expression>", (), [vec], out, [array], synthetic=fn)
 
     def _foldable(self, body, func: str) -> bool:
         """No user extern is reachable (their results are the user's business)."""

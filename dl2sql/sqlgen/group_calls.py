@@ -12,7 +12,7 @@ from typing import Callable, Optional
 from sqlglot import exp
 
 from dl2sql.sqlgen.trees import dot
-from dl2sql.sqlgen.types import sql_type
+from dl2sql.sqlgen.types import orders_by_hash, sql_type
 from dl2sql.types.model import GROUP, TNamed
 
 
@@ -46,6 +46,7 @@ _GROUP_NATIVE: dict[str, Callable] = {
     "to_set": lambda ec, g: ec.dialect.groups.sorted_distinct(_vals(ec, g)),
     "group_to_set": lambda ec, g: ec.dialect.groups.sorted_distinct(_vals(ec, g)),
 }
+_SORTING = ("to_set", "group_to_set")
 
 
 def group_native(ec, call, args: list[exp.Expression]) -> Optional[exp.Expression]:
@@ -58,6 +59,8 @@ def group_native(ec, call, args: list[exp.Expression]) -> Optional[exp.Expressio
     module, _, name = call.func.split("#", 1)[0].rpartition("::")
     if module != "ddlog_std" or name not in _GROUP_NATIVE:
         return None
+    if name in _SORTING and orders_by_hash(t.args[1], ec.env):
+        return None  # sorted in DDlog's order by the interpreter
     out = _GROUP_NATIVE[name](ec, args[0])
     if name.endswith("count_distinct"):  # usize: stored as the type says
         out = exp.Cast(this=out, to=sql_type(call.type, ec.env))

@@ -13,7 +13,7 @@ from typing import Callable, Optional
 from sqlglot import exp
 
 from dl2sql.sqlgen.trees import InsideLambda
-from dl2sql.sqlgen.types import sql_type
+from dl2sql.sqlgen.types import orders_by_hash, sql_type
 from dl2sql.types import typed as T
 
 
@@ -77,5 +77,7 @@ def hof_call(ec, call: T.TCall) -> Optional[exp.Expression]:
     module, name = call.func.split("::")
     out = _BUILDERS[name](ec, ec.compile(call.args[0]), lam, call)
     if module == "set" and name == "map":
-        out = ec.dialect.hof.to_set(out)
+        elem = call.type.args[0]
+        out = ec.ddlog_sorted(out, elem, True) if orders_by_hash(elem, ec.env) \
+            else ec.dialect.hof.to_set(out)
     return out

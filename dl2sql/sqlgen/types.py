@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from dl2sql.types.model import (GROUP, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
+from dl2sql.types.model import (GROUP, INTERN, TRANSPARENT, MAP, SET, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
 # the layout of values, shared with the runtime (which must not import sqlglot)
 from dl2sql.types.storage import StructSlot, is_decimal, is_recursive, struct_slots  # noqa: F401
@@ -62,3 +62,24 @@ def sql_type(t: Type, env: TypeEnv) -> exp.DataType:
         this=exp.DataType.Type.STRUCT, nested=True,
         expressions=[exp.ColumnDef(this=exp.to_identifier(s.name), kind=sql_type(s.type, env))
                      for s in slots])
+
+
+def orders_by_hash(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
+    """Whether values of ``t`` contain an interned string where SQL would compare
+    them: DDlog orders those by their hash (:mod:`dl2sql.runtime.order`), which SQL's
+    order of the stored contents does not reproduce, so sorting and ``<`` on them run
+    in the interpreter. Recursive types are compared as text in Python already."""
+    if is_recursive(t, env) or t in _seen:
+        return False
+    if isinstance(t, TTuple):
+        return any(orders_by_hash(e, env, _seen) for e in t.elems)
+    if not isinstance(t, TNamed):
+        return False
+    if t.name == INTERN and isinstance(t.args[0], TString):
+        return True
+    seen = _seen | {t}
+    if any(orders_by_hash(a, env, seen) for a in t.args):
+        return True
+    defn = env.defs.get(t.name)
+    return defn is not None and not defn.extern and any(
+        orders_by_hash(ft, env, seen) for c in env.ctors(t) for _, ft in c.fields)
