@@ -109,7 +109,7 @@ class Interpreter:
         if impl is None:
             raise RuntimeFailure(f"function `{base}` has no implementation: neither a "
                                  f"DDlog function, a registered extern nor a std builtin")
-        result = (impl(Ctx(self.env, targs), *args) if getattr(impl, "typed", False)
+        result = (impl(Ctx(self.env, targs, self.call), *args) if getattr(impl, "typed", False)
                   else impl(*args))
         if isinstance(result, Mut):
             return result.result, result.updates
