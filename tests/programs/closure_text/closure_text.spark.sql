@@ -23,13 +23,7 @@ SELECT DISTINCT
       ARRAY(CAST(1 AS BIGINT), CAST(2 AS BIGINT), CAST(3 AS BIGINT)),
       __x -> (
         (
-          (
-            (
-              __x
-            ) + (
-              `t1`.`f`.`lambda0_k`
-            )
-          ) + 2147483648
+          __x + `t1`.`f`.`lambda0_k` + 2147483648
         ) & 4294967295
       ) - 2147483648
     )

@@ -48,19 +48,9 @@ SELECT DISTINCT
     THEN CAST(0 AS BIGINT)
     ELSE CAST((
       (
-        (
-          (
-            (
-              (
-                CAST("t1"."x" AS DECIMAL(38, 0))
-              ) * (
-                CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0))
-              )
-            ) + CAST(2147483648 AS DECIMAL(38, 0))
-          ) % CAST(4294967296 AS DECIMAL(38, 0))
-        ) + CAST(4294967296 AS DECIMAL(38, 0))
-      ) % CAST(4294967296 AS DECIMAL(38, 0))
-    ) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT)
+        CAST("t1"."x" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) + CAST(2147483648 AS DECIMAL(38, 0))
+      ) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+    ) % CAST(4294967296 AS DECIMAL(38, 0)) - CAST(2147483648 AS DECIMAL(38, 0)) AS BIGINT)
   END} AS "d"
 FROM "In" AS "t1";
 -- Relabelled
