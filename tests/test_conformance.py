@@ -31,15 +31,10 @@ FLAGS = {"three": ("--output-internal-relations",)}
 LIBRARY_TESTS = ("std_test", "vec_test", "set_test", "map_test", "group_test", "fp_test",
                  "hashset_test", "tinyset_test", "url_test", "uuid_test", "net_test",
                  "json_test", "regex_test", "internment_test", "base64_test")
-# program -> a marker of the one transaction dl2sql leaves out (serialized `@json`
-# values are outside its .dat support): that transaction and everything after it are
-# dropped from the commands, and the expected output must then equal ours followed by
-# exactly one `Relation:` block of changes (that transaction's output).
-DROPPED_TRANSACTION = {"map_test": "@json"}
 REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "internment_test",
             "fp_test", "set_test", "map_test", "group_test", "tutorial", "base64_test",
             "uuid_test", "url_test", "regex_test", "hashset_test", "tinyset_test",
-            "streams")
+            "streams", "vec_test", "json_test")
 # Python implementations of a program's extern functions (upstream's are Rust):
 # tests/conformance_externs/NAME.py, when the program has any
 EXTERNS = Path(__file__).parent / "conformance_externs"
@@ -81,9 +76,6 @@ def run_upstream(name: str, runner) -> str:
                                output_internal="--output-internal-relations" in flags)
     dat = d / f"{name}.dat"
     commands = dat.read_text(encoding="utf-8") if dat.exists() else ""
-    if name in DROPPED_TRANSACTION:
-        cut = commands.index(DROPPED_TRANSACTION[name])
-        commands = commands[:commands.rindex("start;", 0, cut)]
     externs = EXTERNS / f"{name}.py"
     code, out, err = replay_program(program, runner, commands,
                                     init_snapshot="--no-init-snapshot" not in flags,
@@ -102,13 +94,8 @@ def test_conformance_required(name: str, engine) -> None:
 
 
 def matches_expected(name: str, out: str) -> bool:
-    """Byte-exact equality with upstream's expected output (see DROPPED_TRANSACTION)."""
-    expected = expected_output(name)
-    if name not in DROPPED_TRANSACTION:
-        return out == expected
-    rest = expected[len(out):].splitlines()
-    return (expected.startswith(out) and bool(rest) and rest[0].endswith(":")
-            and all(line.endswith(("+1", "-1")) for line in rest[1:]))
+    """Byte-exact equality with upstream's expected output."""
+    return out == expected_output(name)
 
 
 def survey_candidates() -> list[str]:

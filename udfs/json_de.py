@@ -9,6 +9,9 @@ with ``positioned`` False.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.order import normalize, sort_key, to_f32
 from dl2sql.runtime.values import Record
@@ -18,6 +21,22 @@ from dl2sql.types.model import (HASHSET, MAP, OPTION, SET, SET64, VEC, TBigInt, 
 from dl2sql.udfs.json_ser import JSON_VALUE, JSON_WRAPPER, attrs, field_name
 from dl2sql.udfs.json_text import JsonError, Node, format_ryu
 from dl2sql.udfs.json_value import tree_to_jvalue
+
+
+# How to call a DDlog function while reading (``call(name, targs, args)``): the key
+# functions of `deserialize_from_array` fields. Set around a read by its caller, which
+# has the interpreter, rather than passed through every reading function.
+_CALL: ContextVar = ContextVar("json_de_call", default=None)
+
+
+@contextmanager
+def calling(call):
+    """Within the block, reading calls DDlog functions with ``call``."""
+    token = _CALL.set(call)
+    try:
+        yield
+    finally:
+        _CALL.reset(token)
 
 
 def _rust_int(t) -> tuple[str, int, int]:
@@ -241,6 +260,8 @@ def _struct(env: TypeEnv, a: dict, c, entries: tuple, pos: bool) -> Record:
             raise JsonError(f"duplicate field `{k}`")
         if a.get(f"with:{short}.{f}") == "serde_string":
             values[f] = _from_string(ft, x)
+        elif f"from_array:{short}.{f}" in a:
+            values[f] = _map_from_array(env, unwrapped(ft), x, pos, a[f"from_array:{short}.{f}"])
         else:
             values[f] = from_node(env, ft, x, pos)
     out = []
@@ -256,6 +277,21 @@ def _struct(env: TypeEnv, a: dict, c, entries: tuple, pos: bool) -> Record:
         else:
             raise JsonError(f"missing field `{field_name(a, short, f)}`")
     return Record(c.name, tuple(out))
+
+
+def _map_from_array(env: TypeEnv, t: TNamed, x: Node, pos: bool, key_function: str):
+    """A ``Map<K, V>`` field with ``#[deserialize_from_array=f()]``: read from an array
+    of ``V``, each keyed by ``f`` (a later element with the same key wins)."""
+    items = from_node(env, TNamed(VEC, (t.args[1],)), x, pos)
+    call = _CALL.get()
+    if call is None:
+        raise JsonError(f"reading this map needs its key function `{key_function}`, "
+                        f"which only the program's JSON functions can call")
+    entries = {}
+    for item in items:
+        key = call(key_function, (), [item])
+        entries[sort_key(t.args[0], key, env)] = (key, item)
+    return tuple(entries[k] for k in sorted(entries))
 
 
 def _from_string(ft: Type, x: Node):

@@ -89,6 +89,9 @@ def _fields(env: TypeEnv, a: dict, ctor, v) -> list:
             out.extend(inner.entries)
         elif a.get(f"with:{where}") == "serde_string":
             out.append((field_name(a, short, name), to_string(unwrapped(ft), x)))
+        elif f"from_array:{where}" in a:  # the map's values, in key order
+            vt = unwrapped(ft).args[1]
+            out.append((field_name(a, short, name), [to_tree(env, vt, v) for _, v in x]))
         else:
             out.append((field_name(a, short, name), to_tree(env, ft, x)))
     return out

@@ -22,7 +22,7 @@ from dl2sql.runtime.builtins import Ctx, Mut, typed
 from dl2sql.runtime.order import sort_key
 from dl2sql.runtime.values import Record
 from dl2sql.types.model import TNamed, TString, TypeEnv
-from dl2sql.udfs.json_de import from_node
+from dl2sql.udfs.json_de import calling, from_node
 from dl2sql.udfs.json_ser import SerError, to_tree
 from dl2sql.udfs.json_text import JsonError, dump, parse
 from dl2sql.udfs.json_value import jvalue_node, tree_to_jvalue
@@ -42,7 +42,8 @@ def from_json_string(ctx: Ctx, text: str) -> Record:
     """``Ok{v}``: the value of type ``'T`` (``ctx.targs[0]``) the JSON text denotes,
     or ``Err{serde_json's message}``."""
     try:
-        return _ok(from_node(ctx.env, ctx.targs[0], parse(text), True))
+        with calling(ctx.call):
+            return _ok(from_node(ctx.env, ctx.targs[0], parse(text), True))
     except JsonError as e:
         return _err(e.render(text))
 
@@ -51,7 +52,8 @@ def from_json_string(ctx: Ctx, text: str) -> Record:
 def from_json_value(ctx: Ctx, jval: Record) -> Record:
     """``Ok{v}``: the value of type ``'T`` a ``JsonValue`` denotes, or ``Err``."""
     try:
-        return _ok(from_node(ctx.env, ctx.targs[0], jvalue_node(jval), False))
+        with calling(ctx.call):
+            return _ok(from_node(ctx.env, ctx.targs[0], jvalue_node(jval), False))
     except JsonError as e:
         return _err(e.message)
 

@@ -17,9 +17,9 @@ Calling conventions (used by :class:`dl2sql.runtime.interp.Interpreter`):
   dispatch on the Python value: ``str`` for strings, ``tuple`` for Vec/Set/Map,
   :class:`~dl2sql.runtime.values.Record` for Option/Result.
 
-Group functions are in :mod:`dl2sql.udfs.std_group`. Not implemented:
-``map``/``and_then``/``ok_or_else``/``map_err``, ``to_any``/
-``from_any``; ``hash32/64/128`` raise, since Rust's hash stream cannot be reproduced.
+Group functions are in :mod:`dl2sql.udfs.std_group`. ``map``/``and_then``/
+``ok_or_else``/``map_err`` of Option and Result are DDlog functions in
+``stdlib/ddlog_std.dl``. Not implemented: ``to_any``/``from_any``; ``hash32/64/128`` raise, since Rust's hash stream cannot be reproduced.
 """
 from __future__ import annotations
 

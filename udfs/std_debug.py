@@ -69,6 +69,16 @@ def _fmt(t: Type, v, env: TypeEnv, out: list) -> None:
         _fmt(t.args[0], v, env, out)
     elif isinstance(t, TNamed) and env.defs.get(t.name) is not None and env.defs[t.name].ctors:
         ctor = env.ctors(t)[env.ctor_index(t, v.ctor)]
+        closures = env.defs[t.name].closures
+        if closures:  # a stored closure (dl2sql.passes.function_values)
+            out.append(f"<closure: {closures[env.ctor_index(t, v.ctor)]}, captured_args: ")
+            types = [ft for _, ft in ctor.fields]
+            if len(types) == 1:
+                _fmt(types[0], v.fields[0], env, out)
+            else:
+                _fmt(TTuple(tuple(types)), v.fields, env, out)
+            out.append(">")
+            return
         out.append(v.ctor + "{")
         for i, ((_, ft), fv) in enumerate(zip(ctor.fields, v.fields)):
             out.append("," if i else "")

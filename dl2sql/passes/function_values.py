@@ -29,11 +29,11 @@ import dataclasses
 import typing
 
 from dl2sql.diagnostics import Diagnostics, Span
+from dl2sql.passes.closure_text import closure_text
 from dl2sql.runtime.defaults import default_value
 from dl2sql.types import typed as T
-from dl2sql.types.model import (CtorDef, RelationInfo, TFunc, TNamed, TTuple, Type,
+from dl2sql.types.model import (STD, CtorDef, RelationInfo, TFunc, TNamed, TTuple, Type,
                                 TypeDefn, TypeEnv)
-from dl2sql.types.pretty import expr_to_str
 from dl2sql.types.substitute import substitute_vars
 
 TYPE_CLASSES = typing.get_args(Type)
@@ -142,6 +142,10 @@ class Defunctionalizer:
                 if f not in self.stored:
                     self._store(f, info.span)
                     todo.append(f)
+        for f, span in self._printed():  # printing needs the union's descriptions
+            if f not in self.stored:
+                self._store(f, span)
+                todo.append(f)
         while todo:
             self._collect()
             todo = []
@@ -153,6 +157,17 @@ class Defunctionalizer:
                                 self._store(f, lit.span)
                                 todo.append(f)
         return bool(self.stored)
+
+    def _printed(self):
+        """The function types of values converted to strings (``"${f}"``), with the
+        span of the rule or function that does it."""
+        roots = [(r, r.span) for r in self.rules]
+        roots += [(fn, self.spans.get(key[0].split("#", 1)[0]))
+                  for key, fn in self.functions.items()]
+        for root, span in roots:
+            for e in T.subexpressions(root):
+                if isinstance(e, T.TToString) and isinstance(e.expr.type, TFunc):
+                    yield normal(e.expr.type), span
 
     def _store(self, f: TFunc, span: Span) -> None:
         if any(f.mutable):
@@ -202,7 +217,7 @@ class Defunctionalizer:
             ctors = tuple(CtorDef(lit.ctor, tuple((n, self.type(t))
                                                   for n, t in lit.captures.items()))
                           for lit in lits) or (CtorDef(f"{name}::default", ()),)
-            descriptions = tuple(expr_to_str(lit.closure) for lit in lits) or \
+            descriptions = tuple(closure_text(lit.closure, self.env) for lit in lits) or \
                 ("default closure",)
             env.add(TypeDefn(name, (), ctors, module="", closures=descriptions))
         self.new_env = env
@@ -222,6 +237,11 @@ class Defunctionalizer:
             lit = self.literals[normal(v.type)][id(v)]
             return T.TStruct(self.type(v.type), lit.ctor, tuple(
                 T.TVarRef(self.type(t), n) for n, t in lit.captures.items()))
+        if isinstance(v, T.TToString) and isinstance(v.expr.type, TFunc):
+            # a closure prints as DDlog's runtime shows it (its Debug form)
+            union = self.type(v.expr.type)
+            return T.TCall(v.type, f"{STD}::to_string_debug", (self.rewrite(v.expr),),
+                           (union,))
         if isinstance(v, T.TApply) and isinstance(v.callee.type, TFunc) and \
                 normal(v.callee.type) in self.stored:
             return self.apply(normal(v.callee.type), self.rewrite(v.callee),

@@ -44,6 +44,28 @@ def has_effects(e) -> bool:
     return False
 
 
+def _root(e) -> str | None:
+    while isinstance(e, (T.TGetField, T.TCtorField, T.TTupleGet)):
+        e = e.expr
+    return e.name if isinstance(e, T.TVarRef) else None
+
+
+def writes_through_pattern(e: T.TMatch) -> bool:
+    """Whether an arm of a match on a variable assigns to (or passes as `mut`) a
+    variable its pattern bound: DDlog then changes the matched variable, which the
+    interpreter does and inlining does not."""
+    if _root(e.scrutinee) is None:
+        return False
+    for pattern, body in e.arms:
+        bound = set(T.pattern_vars(pattern))
+        for sub in T.subexpressions(body):
+            if isinstance(sub, T.TAssign) and _root(sub.target) in bound:
+                return True
+            if _mutating_call(sub) and any(_root(a) in bound for a in sub.args):
+                return True
+    return False
+
+
 def _push_let(let: T.TLet) -> T.TExpr:
     """``var p = if/match`` as an ``if``/``match`` statement binding ``p`` per arm."""
     def bind(body):
@@ -203,6 +225,8 @@ class Inliner:
                 then = self.seq(_items(item.then) + rest, scope)
                 els = self.seq(_items(item.els) + rest, scope)
                 return T.TIf(then.type, cond, then, els)
+            if isinstance(item, T.TMatch) and writes_through_pattern(item):
+                raise NotInlinable("a match arm assigns to what its pattern bound")
             if isinstance(item, T.TMatch) and has_effects(item):
                 return self.match(item, scope, rest)
             if not rest:

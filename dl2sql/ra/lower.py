@@ -5,7 +5,7 @@ from dl2sql.ra.inline import Inliner
 from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source, Unnest
 from dl2sql.ra.patterns import field_of, match_pattern
 from dl2sql.types import typed as T
-from dl2sql.types.model import BOOL, TBool, TNamed, TTuple, TypeEnv, Type
+from dl2sql.types.model import BOOL, GROUP, VEC, TBool, TNamed, TTuple, TypeEnv, Type
 
 
 def relation_layout(rel: str, rtype: Type, env: TypeEnv) -> RelationLayout:
@@ -68,10 +68,19 @@ class RuleLowering:
             elif isinstance(clause, T.CFilter):
                 self.conditions.append(self.subst(clause.cond))
             elif isinstance(clause, T.CFlatMap):
-                elem = clause.pattern.type
-                un = Unnest(self._alias(), self.subst(clause.expr), elem)
+                elem, expr = clause.pattern.type, self.subst(clause.expr)
+                if isinstance(expr.type, TNamed) and expr.type.name == GROUP:
+                    # a group yields (element, weight) pairs; every weight is 1
+                    k, v = expr.type.args
+                    vec = T.TCall(TNamed(VEC, (v,)), "ddlog_std::group_to_vec", (expr,), (k, v))
+                    un = Unnest(self._alias(), vec, v)
+                    item = T.TTupleE(elem, (T.TCol(v, un.alias, "_e"),
+                                            T.TConst(elem.elems[1], 1)))
+                else:
+                    un = Unnest(self._alias(), expr, elem)
+                    item = T.TCol(elem, un.alias, "_e")
                 self.unnests.append(un)
-                self.conditions += self.match(clause.pattern, T.TCol(elem, un.alias, "_e"))
+                self.conditions += self.match(clause.pattern, item)
             else:
                 self.conditions += self.match(clause.pattern, self.subst(clause.expr))
         blocks = []

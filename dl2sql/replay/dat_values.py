@@ -1,14 +1,17 @@
 """Untyped ``.dat`` values (:class:`~dl2sql.replay.dat_parser.UValue`) to runtime values
 of an expected type, reproducing the conversions of DDlog's ``FromRecord`` (missing named
 fields default, a non-list value where a ``Vec`` is expected is a one-element vector,
-``Option`` accepts a bare value as ``Some``...)."""
+``Option`` accepts a bare value as ``Some``...); ``@json"..."`` values are read with the
+``json`` library's deserializer."""
 from __future__ import annotations
 
 from dl2sql.replay.dat_parser import DatError, UValue
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.order import normalize, to_f32
 from dl2sql.runtime.values import Record
-from dl2sql.types.model import (MAP, OPTION, SET_KINDS, TRANSPARENT, VEC, TBigInt, TBit, TBool,
+from dl2sql.udfs.json_de import from_node
+from dl2sql.udfs.json_text import JsonError, parse
+from dl2sql.types.model import (MAP, OPTION, SET, SET_KINDS, TRANSPARENT, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
 from dl2sql.types.storage import extern_storage
@@ -17,6 +20,8 @@ from dl2sql.udfs.std import STD
 
 def convert(t: Type, u: UValue, env: TypeEnv):
     """The runtime value of type ``t`` written as ``u``; raises :class:`DatError`."""
+    if u.kind == "serialized":
+        return deserialize(t, u, env)
     if isinstance(t, TBool):
         if u.kind == "bool":
             return u.value
@@ -39,8 +44,6 @@ def convert(t: Type, u: UValue, env: TypeEnv):
         if u.kind == "string":
             return u.value
         raise _mismatch(t, u)
-    if u.kind == "serialized":
-        raise DatError(f"serialized values (`@{u.value[0]}\"...\"`) are not supported yet")
     if isinstance(t, TTuple):
         if u.kind != "tuple" or len(u.items) != len(t.elems):
             raise DatError(f"expected a {len(t.elems)}-tuple of type {t}, got `{u}`")
@@ -48,6 +51,19 @@ def convert(t: Type, u: UValue, env: TypeEnv):
     if isinstance(t, TNamed):
         return _convert_named(t, u, env)
     raise DatError(f"values of type {t} cannot be written in a .dat file")
+
+
+def deserialize(t: Type, u: UValue, env: TypeEnv):
+    """``@json"..."``: the value of type ``t`` the JSON text denotes, read as DDlog's
+    generated Rust code reads it (serde's derives; :mod:`dl2sql.udfs.json_de`)."""
+    fmt, data = u.value
+    if fmt != "json":
+        raise DatError(f"serialized values in the `{fmt}` format are not supported "
+                       f"(only `@json`)")
+    try:
+        return from_node(env, t, parse(data), True)
+    except JsonError as e:
+        raise DatError(f"cannot read a value of type {t} from JSON: {e.render(data)}")
 
 
 def _mismatch(t: Type, u: UValue) -> DatError:

@@ -28,6 +28,7 @@ from dl2sql.runtime.printing import format_value
 from dl2sql.types.model import TTuple, TypeEnv
 from dl2sql.types.transactional import BAG_KINDS
 from dl2sql.udfs import interpreter
+from dl2sql.udfs.json_de import calling
 
 
 
@@ -99,6 +100,9 @@ class _Session:
         self.evaluated_in: dict[str, dict] | None = None
         self.touched: set[str] = set()  # relations present in upstream's output store
         self.buffer: list[tuple[Command, object]] = []
+        # reading `@json` values may call the program's functions (json's key functions)
+        compiled = getattr(program, "program", None)
+        self.call = interpreter(self.env, compiled.functions).call if compiled else None
 
     # ------------------------------------------------------------ driver
     def begin(self, init_snapshot: bool) -> None:
@@ -107,6 +111,10 @@ class _Session:
             self._print_changes(changes)
 
     def run(self, cmd: Command) -> None:
+        with calling(self.call):
+            self._run(cmd)
+
+    def _run(self, cmd: Command) -> None:
         flush_error = None
         if not cmd.is_update:
             try:

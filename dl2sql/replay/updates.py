@@ -33,7 +33,10 @@ def mutate(t: Type, old, u: UValue, env: TypeEnv):
     """``old`` patched by the mutator ``u``, following upstream's derived ``Mutator``:
     struct fields given by name are patched recursively, sets toggle the listed
     elements, maps insert/patch/delete (value ``()``) by key, a union value with a
-    different constructor is replaced, everything else is overwritten."""
+    different constructor is replaced, everything else is overwritten (a serialized
+    value, ``@json"..."``, too: it is a whole value, not a mutator)."""
+    if u.kind == "serialized":
+        return convert(t, u, env)
     if isinstance(t, TNamed):
         if t.name in SET_KINDS:  # every set kind's mutator toggles elements
             et = t.args[0]

@@ -4,17 +4,19 @@ values; one marked :func:`typed` first receives a :class:`Ctx`; one with ``mut``
 parameters returns a :class:`Mut`."""
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Optional
 
 from dl2sql.types.model import Type, TypeEnv
 
 
 class Ctx(NamedTuple):
-    """What a typed builtin gets before its arguments: the type environment and the
-    call's type arguments (the declaration's type variables, in order)."""
+    """What a typed builtin gets before its arguments: the type environment, the
+    call's type arguments (the declaration's type variables, in order) and, from the
+    interpreter, how to call a DDlog function (``call(name, targs, args)``)."""
 
     env: TypeEnv
     targs: tuple[Type, ...]
+    call: Optional[Callable] = None
 
 
 class Mut(NamedTuple):

@@ -109,7 +109,7 @@ class Interpreter:
         if impl is None:
             raise RuntimeFailure(f"function `{base}` has no implementation: neither a "
                                  f"DDlog function, a registered extern nor a std builtin")
-        result = (impl(Ctx(self.env, targs), *args) if getattr(impl, "typed", False)
+        result = (impl(Ctx(self.env, targs, self.call), *args) if getattr(impl, "typed", False)
                   else impl(*args))
         if isinstance(result, Mut):
             return result.result, result.updates
@@ -200,8 +200,35 @@ class Interpreter:
                 try:
                     return self.eval(body, inner)
                 finally:
+                    if _is_lvalue(e.scrutinee):
+                        # DDlog matches an l-value by reference: what the arm assigned
+                        # to the variables its pattern bound goes back into it
+                        new = self.rebuild(pattern, value, inner)
+                        if new is not value:
+                            self.store(e.scrutinee, new, inner)
                     _leave(scope, inner)
         raise RuntimeFailure("no arm of a `match` matched")
+
+    def rebuild(self, p: T.Pattern, value, scope: dict):
+        """``value`` (which matched ``p``) with the parts ``p`` bound replaced by the
+        variables' values in ``scope``; ``value`` itself when none changed."""
+        if isinstance(p, T.PVar):
+            return scope.get(p.name, value)
+        if isinstance(p, T.PBind):
+            whole = scope.get(p.name, value)
+            return whole if whole is not value else self.rebuild(p.pattern, value, scope)
+        if isinstance(p, T.PTuple):
+            parts = tuple(self.rebuild(sub, v, scope) for sub, v in zip(p.elems, value))
+            return value if all(a is b for a, b in zip(parts, value)) else parts
+        if isinstance(p, T.PCtor):
+            fields = list(value.fields)
+            for name, sub in p.fields:
+                i = self.field_index(p.type, p.ctor, name)
+                fields[i] = self.rebuild(sub, fields[i], scope)
+            if all(a is b for a, b in zip(fields, value.fields)):
+                return value
+            return Record(value.ctor, tuple(fields))
+        return value
 
     def _TMapLit(self, e, scope):
         pairs = tuple((self.eval(k, scope), self.eval(v, scope)) for k, v in e.entries)

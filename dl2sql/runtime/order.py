@@ -12,16 +12,17 @@ from __future__ import annotations
 import math
 import struct
 
-from dl2sql.types.model import (HASHSET, SIZE_FIRST_SETS, TRANSPARENT, MAP, SET, SET64, VEC,
-                                TBigInt, TBit, TBool, TDouble, TFloat, TNamed, TSigned, TString,
-                                TTuple, Type, TypeEnv)
+from dl2sql.types.model import (HASHSET, INTERN, SIZE_FIRST_SETS, TRANSPARENT, MAP, SET, SET64,
+                                VEC, TBigInt, TBit, TBool, TDouble, TFloat, TNamed, TSigned,
+                                TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.rust_hash import hash_order_key
+from dl2sql.runtime.xxhash64 import interned_string_hash
 from dl2sql.runtime.values import Record
 from dl2sql.types.storage import extern_storage
 
-# Heap wrappers that compare and print as their pointee.  Intern is listed although
-# DDlog orders interned values by an internal id: any fixed order is as good as
-# upstream's, and the pointee order is at least deterministic.
+# Heap wrappers compare as their pointee, except interned strings: DDlog orders an
+# interned value by the 64-bit hash it keeps with it, then by content (hash collisions),
+# and dl2sql does so for `istring` (other interned types keep their content's order).
 
 # Keys of the same type are always comparable; floats need a tag so that NaN (which
 # Python never orders) becomes the largest value and equal to itself.
@@ -65,6 +66,8 @@ def sort_key(t: Type, v, env: TypeEnv):
             kt, vt = t.args
             return tuple(sorted(_dedup_map(
                 ((sort_key(kt, k, env), sort_key(vt, x, env)) for k, x in v))))
+        if t.name == INTERN and isinstance(t.args[0], TString):
+            return (interned_string_hash(v), v)
         if t.name in TRANSPARENT:
             return sort_key(t.args[0], v, env)
         defn = env.defs.get(t.name)

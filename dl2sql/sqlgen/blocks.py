@@ -99,11 +99,9 @@ def group_select(block: GroupBlock, layout: RelationLayout, table_of: TableOf,
     names = [n for n, _ in layout.columns]
     keys = [ec.compile(k) for k in block.keys]
     vals = ec.dialect.groups.sorted_list(ec.compile(block.value))
-    value_type = block.value.type
-    if has_own_order(value_type, ec.env):
+    if has_own_order(block.value.type, ec.env):
         # SQL's order of these values is not DDlog's: the runtime sorts them again
-        vec = TNamed(VEC, (value_type,))
-        vals = ec.udf_call("ddlog_std::sort_imm", (value_type,), [vec], vec, [vals])
+        vals = ec.ddlog_sorted(vals, block.value.type, distinct=False)
     group = struct([("key", ec.compile(block.key)), ("vals", vals)])
     cols = [exp.alias_(k, n, quoted=True) for k, n in zip(keys, names)]
     cols.append(exp.alias_(group, names[-1], quoted=True))

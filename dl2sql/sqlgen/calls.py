@@ -23,8 +23,8 @@ from dl2sql.sqlgen.types import is_decimal, sql_type
 from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
-from dl2sql.types.model import (VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
-                                TSigned, TString)
+from dl2sql.types.model import (SET, VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
+                                TSigned, TString, Type)
 from dl2sql.udfs import interpreter
 
 
@@ -177,6 +177,17 @@ class CallCompiler:
             spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic, self.rule_span)
             self.udfs[key] = spec
         return exp.Anonymous(this=spec.name, expressions=args)
+
+    def ddlog_sorted(self, array: exp.Expression, elem: Type, distinct: bool) -> exp.Expression:
+        """``array`` (of ``elem`` values) sorted in DDlog's order by the interpreter,
+        without duplicates if ``distinct``: for elements SQL orders otherwise
+        (:func:`~dl2sql.sqlgen.types.has_own_order`)."""
+        vec = TNamed(VEC, (elem,))
+        out = TNamed(SET, (elem,)) if distinct else vec
+        body = T.TCall(out, "ddlog_std::to_set" if distinct else "ddlog_std::sort_imm",
+                       (T.TVarRef(vec, "p0"),), (elem,))
+        fn = T.FunctionIR("<expression>", (), (("p0", vec),), (False,), out, body)
+        return self.udf_call("<expression>", (), [vec], out, [array], synthetic=fn)
 
     def _foldable(self, body, func: str) -> bool:
         """No user extern is reachable (their results are the user's business)."""

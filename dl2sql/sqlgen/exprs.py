@@ -13,7 +13,8 @@ from dl2sql.ra.patterns import conjunction, match_pattern
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.trees import cast, dot, struct
-from dl2sql.sqlgen.types import is_decimal, is_recursive, sql_type, struct_slots
+from dl2sql.sqlgen.types import (is_decimal, is_recursive, sql_type,
+                                 struct_slots)
 from dl2sql.types.storage import extern_storage
 from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
@@ -231,10 +232,10 @@ class ExprCompiler(CallCompiler):
         return wrap(cast(inner, exp.DataType.build("DECIMAL(38, 0)")), dst, "cast", self.env)
 
     def visit_TBin(self, e: T.TBin):
-        if e.op in _ORDERING and has_own_order(e.left.type, self.env):
-            return self.udf_expr(e)  # SQL would compare the arrays element by element
-        l, r = self.compile(e.left), self.compile(e.right)
         op = e.op
+        if op in ("<", "<=", ">", ">=") and has_own_order(e.left.type, self.env):
+            return self.udf_expr(e)  # interned strings order by their hash
+        l, r = self.compile(e.left), self.compile(e.right)
         if op in _COMPARE:
             return _COMPARE[op](this=l, expression=r)
         if op == "and":

@@ -47,6 +47,7 @@ _GROUP_NATIVE: dict[str, Callable] = {
     "to_set": lambda ec, g: ec.dialect.groups.sorted_distinct(_vals(ec, g)),
     "group_to_set": lambda ec, g: ec.dialect.groups.sorted_distinct(_vals(ec, g)),
 }
+_SORTING = ("to_set", "group_to_set")
 
 
 def group_native(ec, call, args: list[exp.Expression]) -> Optional[exp.Expression]:
@@ -59,8 +60,8 @@ def group_native(ec, call, args: list[exp.Expression]) -> Optional[exp.Expressio
     module, _, name = call.func.split("#", 1)[0].rpartition("::")
     if module != "ddlog_std" or name not in _GROUP_NATIVE:
         return None
-    if name.endswith("to_set") and has_own_order(t.args[1], ec.env):
-        return None  # SQL would sort the set's elements in its own order
+    if name in _SORTING and has_own_order(t.args[1], ec.env):
+        return None  # sorted in DDlog's order by the interpreter
     out = _GROUP_NATIVE[name](ec, args[0])
     if name.endswith("count_distinct"):  # usize: stored as the type says
         out = exp.Cast(this=out, to=sql_type(call.type, ec.env))

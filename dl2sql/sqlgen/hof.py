@@ -80,5 +80,7 @@ def hof_call(ec, call: T.TCall) -> Optional[exp.Expression]:
     module, name = call.func.split("::")
     out = _BUILDERS[name](ec, ec.compile(call.args[0]), lam, call)
     if module == "set" and name == "map":
-        out = ec.dialect.hof.to_set(out)
+        elem = call.type.args[0]
+        out = ec.ddlog_sorted(out, elem, True) if has_own_order(elem, ec.env) \
+            else ec.dialect.hof.to_set(out)
     return out

@@ -11,6 +11,7 @@ from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.infer import zonk
+from dl2sql.types.model import UNIT
 from dl2sql.types.transactional import check_stream_rule
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
@@ -41,9 +42,33 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
             elif isinstance(d, (A.TransformerDecl, A.ApplyDecl)):
                 diags.error(d.span, "transformers are not supported")
     diags.raise_if_errors()
-    functions = instantiate_functions(rules, syms, diags)
+    functions = instantiate_functions(rules + _key_functions(syms, diags), syms, diags)
     diags.raise_if_errors()
     return CheckedProgram(syms, rules, functions, indexes)
+
+
+def _key_functions(syms: Symbols, diags: Diagnostics) -> list[T.TCall]:
+    """Calls of the key functions of ``#[deserialize_from_array=f()]`` fields (the
+    ``json`` library calls them at run time), so that they are checked and kept; the
+    attribute is rewritten to the function's qualified name."""
+    calls = []
+    for d in list(syms.env.defs.values()):
+        serde = []
+        for key, value in d.serde:
+            if key.startswith("from_array:"):
+                found = [f for f in syms.resolve_function(value, d.module)
+                         if len(f.decl.params) == 1]
+                if not found:
+                    diags.error(syms.type_spans.get(d.name),
+                                f"the key function `{value}` of a `deserialize_from_array` "
+                                f"field of `{d.name}` is not declared")
+                else:
+                    value = found[0].name
+                    calls.append(T.TCall(UNIT, value, ()))
+            serde.append((key, value))
+        if tuple(serde) != d.serde:
+            syms.env.add(dataclasses.replace(d, serde=tuple(serde)))
+    return calls
 
 
 def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:

@@ -187,8 +187,8 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
             return te
         if isinstance(t, TNamed) and t.name in TRANSPARENT:
             return self.to_string(self.unwrap(te), span)
-        if is_integer(t) or isinstance(t, (TBool, TFloat, TDouble)) or is_infer_var(t):
-            return T.TToString(STRING, te)
+        if is_integer(t) or isinstance(t, (TBool, TFloat, TDouble, TFunc)) or is_infer_var(t):
+            return T.TToString(STRING, te)  # a function: see passes/function_values
         if isinstance(t, TNamed) and t.name in self.syms.env.defs and \
                 hasattr(self, "user_to_string"):
             call = self.user_to_string(te, t, span)

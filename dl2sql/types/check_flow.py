@@ -180,16 +180,22 @@ class FlowChecks:
         hinted = tuple(hint.mutable) if isinstance(hint, TFunc) and hint.mutable else ()
         mutable = tuple(p.mutable or (i < len(hinted) and hinted[i])
                         for i, p in enumerate(e.params))
-        saved_ret, self.ret_type = self.ret_type, None  # `return` belongs to the closure
         saved_mut = getattr(self, "mutable", frozenset())
         self.mutable = saved_mut | {n for (n, _), m in zip(params, mutable) if m}
         ret_hint = self.syms.to_type(e.ret, self.module, self.tparams, self.diags) if e.ret else \
             (hint.ret if isinstance(hint, TFunc) else None)
+        # `return` and `?` inside the closure leave the closure, with its result type
+        saved_ret = self.ret_type
+        self.ret_type = ret_hint if ret_hint is not None else self.inf.fresh()
         body = (self.statement(e.body, inner, None) if isinstance(e.body, A.EAssign)
                 else self.expr(e.body, inner, ret_hint))
+        if ret_hint is None:
+            self.inf.unify(body.type, self.ret_type, e.span, "the closure's result")
         self.ret_type, self.mutable = saved_ret, saved_mut
-        ftype = TFunc(tuple(t for _, t in params), body.type,
-                      mutable if any(mutable) else ())
+        ret = body.type
+        if ret_hint is not None and self.inf.resolve(ret_hint) == self.inf.resolve(ret):
+            ret = ret_hint  # the same type, as written (with its aliases)
+        ftype = TFunc(tuple(t for _, t in params), ret, mutable if any(mutable) else ())
         return T.TClosure(ftype, tuple(params), body)
 
     def apply(self, e, callee: T.TExpr, args, scope) -> T.TExpr:
@@ -212,7 +218,16 @@ class FlowChecks:
             inner = dict(scope)
             pat = self.pattern(arm.pattern, scrut.type, inner, "shadow", pending)
             inner.update(pending)
-            body = self.expr(arm.body, inner, result)
+            saved_mut = getattr(self, "mutable", frozenset())
+            if _root_var(scrut) in saved_mut:
+                # a match on a mutable l-value binds by reference: assigning to what the
+                # pattern bound changes the scrutinee (the interpreter writes it back)
+                self.mutable = saved_mut | set(pending)
+            body = (self.statement(arm.body, inner, None) if isinstance(arm.body, A.EAssign)
+                    else self.expr(arm.body, inner, result))  # `p -> x = e`: a statement
+            self.mutable = saved_mut
+            if isinstance(arm.body, A.EAssign) and result is not None:
+                self.inf.unify(body.type, result, arm.body.span, "the arms of `match`")
             if result is None:
                 result = body.type
             arms.append((pat, body))
@@ -312,6 +327,11 @@ class FlowChecks:
         ret = self.inf.resolve(self.ret_type) if self.ret_type is not None else None
         kinds = {"ddlog_std::Option": ("ddlog_std::Some", "x"),
                  "ddlog_std::Result": ("ddlog_std::Ok", "res")}
+        if ret is not None and is_infer_var(ret) and isinstance(t, TNamed) and t.name in kinds:
+            # a closure whose result is not known yet: `?` makes it the operand's kind
+            args = (self.inf.fresh(),) + tuple(t.args[1:])
+            self.inf.unify(ret, TNamed(t.name, args), e.span, "`?`")
+            ret = self.inf.resolve(ret)
         if not isinstance(t, TNamed) or t.name not in kinds or not isinstance(ret, TNamed) \
                 or ret.name not in kinds or (t.name, ret.name) == (
                     "ddlog_std::Option", "ddlog_std::Result"):

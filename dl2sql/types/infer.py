@@ -45,13 +45,14 @@ class Inference:
                 self.subst[t.name] = r
                 return r
             return t
+        # keeping the alias a type was written as (model.Type.spelled)
         if isinstance(t, TTuple):
-            return TTuple(tuple(self.resolve(e) for e in t.elems))
+            return TTuple(tuple(self.resolve(e) for e in t.elems), spelled=t.spelled)
         if isinstance(t, TNamed) and t.args:
-            return TNamed(t.name, tuple(self.resolve(a) for a in t.args))
+            return TNamed(t.name, tuple(self.resolve(a) for a in t.args), spelled=t.spelled)
         if isinstance(t, TFunc):
             return TFunc(tuple(self.resolve(p) for p in t.params), self.resolve(t.ret),
-                         t.mutable)
+                         t.mutable, spelled=t.spelled)
         return t
 
     def unify(self, a: Type, b: Type, span: Span, what: str = "") -> bool:

@@ -15,25 +15,34 @@ def _node(cls):
     return dataclass(frozen=True, slots=True)(cls)
 
 
-@_node
+def _type(cls):
+    """A type class: a node that also remembers ``spelled``, the alias it was written
+    as (``ddlog_std::s64``), if any. Equality and hashing ignore it; only texts that
+    must show a type as DDlog shows it (a closure's description) read it."""
+    cls.__annotations__["spelled"] = "Optional[str]"
+    cls.spelled = field(default=None, compare=False, repr=False, kw_only=True)
+    return _node(cls)
+
+
+@_type
 class TBool:
     def __str__(self) -> str:
         return "bool"
 
 
-@_node
+@_type
 class TString:
     def __str__(self) -> str:
         return "string"
 
 
-@_node
+@_type
 class TBigInt:
     def __str__(self) -> str:
         return "bigint"
 
 
-@_node
+@_type
 class TBit:
     width: int
 
@@ -41,7 +50,7 @@ class TBit:
         return f"bit<{self.width}>"
 
 
-@_node
+@_type
 class TSigned:
     width: int
 
@@ -49,19 +58,19 @@ class TSigned:
         return f"signed<{self.width}>"
 
 
-@_node
+@_type
 class TFloat:
     def __str__(self) -> str:
         return "float"
 
 
-@_node
+@_type
 class TDouble:
     def __str__(self) -> str:
         return "double"
 
 
-@_node
+@_type
 class TTuple:
     elems: tuple["Type", ...]
 
@@ -69,7 +78,7 @@ class TTuple:
         return "(" + ", ".join(map(str, self.elems)) + ")"
 
 
-@_node
+@_type
 class TNamed:
     """A struct, tagged union or extern type, by qualified name and type arguments."""
 
@@ -92,7 +101,7 @@ class TVar:
         return f"'{self.name}"
 
 
-@_node
+@_type
 class TFunc:
     params: tuple["Type", ...]
     ret: "Type"

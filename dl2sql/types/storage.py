@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import (SIZE_FIRST_SETS, VEC, TBigInt, TBit, TNamed, TSigned, TString,
+from dl2sql.types.model import (INTERN, SIZE_FIRST_SETS, VEC, TBigInt, TBit, TNamed, TSigned, TString,
                                 TTuple, Type, TypeEnv, unwrapped)
 
 
@@ -126,12 +126,14 @@ def is_recursive(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
 def has_own_order(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
     """True when SQL's order of ``t``'s stored form is not DDlog's order: values that
     contain a ``HashSet`` or ``Set64``, which compare by size first where SQL compares
-    arrays element by element. Sorting or comparing them needs the runtime's order."""
+    arrays element by element, or an interned string, which DDlog orders by its hash
+    (:mod:`dl2sql.runtime.order`). Sorting or comparing them needs the runtime's order
+    (recursive types are compared in Python already)."""
     if isinstance(t, TTuple):
         return any(has_own_order(e, env, _seen) for e in t.elems)
-    if not isinstance(t, TNamed) or t in _seen:
+    if not isinstance(t, TNamed) or t in _seen or is_recursive(t, env):
         return False
-    if t.name in SIZE_FIRST_SETS:
+    if t.name in SIZE_FIRST_SETS or (t.name == INTERN and isinstance(t.args[0], TString)):
         return True
     seen = _seen | {t}
     if any(has_own_order(a, env, seen) for a in t.args):

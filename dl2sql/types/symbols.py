@@ -2,12 +2,14 @@
 and resolution of (possibly qualified) names as seen from one module."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types.serde_attrs import serde_attrs
+from dl2sql.types.spelling import type_text
 from dl2sql.types.model import (REF, BIGINT, BOOL, DOUBLE, FLOAT, STD, STRING, CtorDef,
                                 RelationInfo, TBit, TFunc, TNamed, TSigned, TTuple,
                                 TVar, Type, TypeDefn, TypeEnv, substitute)
@@ -160,7 +162,11 @@ class Symbols:
             alias = self.aliases[qname]
             body = self.to_type(alias.body, alias.module,
                                 {p: TVar(p) for p in alias.params}, diags)
-            return substitute(body, dict(zip(alias.params, args)))
+            expanded = substitute(body, dict(zip(alias.params, args)))
+            # remembered for texts that show the alias as DDlog does (type_text)
+            spelled = qname + (f"<{','.join(type_text(a) for a in args)}>" if args else "")
+            return dataclasses.replace(expanded, spelled=spelled) \
+                if not isinstance(expanded, TVar) else expanded
         return TNamed(qname, args)
 
 

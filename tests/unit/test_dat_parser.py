@@ -166,8 +166,19 @@ def test_convert_collections_and_option_quirks():
     assert conv(o, '"bare"') == Record("ddlog_std::Some", ("bare",))
     assert conv(o, "[]") == Record("ddlog_std::None", ())
     assert conv(o, '["a"]') == Record("ddlog_std::Some", ("a",))
-    with pytest.raises(DatError, match="not supported"):
-        conv(TNamed("P"), '@json"{}"')
+
+
+
+def test_serialized_json_values_are_read_as_the_json_library_reads_them():
+    p = TNamed("P")
+    assert conv(p, '@json"{\\"a\\": 5, \\"b\\": \\"x\\", \\"c\\": [true]}"') == \
+        Record("P", (5, "x", (True,)))
+    assert conv(TNamed(MAP, (STRING, TBit(8))), '@json"{\\"b\\": 1, \\"a\\": 2}"') == \
+        (("a", 2), ("b", 1))
+    with pytest.raises(DatError, match="missing field `a` at line 1 column 2"):
+        conv(p, '@json"{}"')
+    with pytest.raises(DatError, match="only `@json`"):
+        conv(p, '@cbor"{}"')
 
 
 def test_untyped_guess():

@@ -42,11 +42,11 @@ def test_a_stored_function_type_becomes_a_union_of_its_literals() -> None:
 
 def test_closures_print_as_ddlog_prints_them_with_their_captures() -> None:
     out = _replay(PROGRAM, "start;\ninsert K(3);\ncommit;\ndump Fn;\ndump At;\n")
-    # DDlog shows `<closure: TEXT, captured_args: CAPTURED>`; TEXT is dl2sql's rendering
-    # of the closure, in DDlog's form for simple ones (vec_test's `x * x` prints alike)
+    # DDlog shows `<closure: TEXT, captured_args: CAPTURED>`, TEXT as its compiler prints
+    # the typed closure: the literal `2` has become a `bit<32>` literal, `32'd2`
     assert out.splitlines()[-4:] == [
         "Fn{.f = <closure: (function(x: bit<32>):bit<32>{(x + k)}), captured_args: 3>}",
-        "Fn{.f = <closure: (function(x: bit<32>):bit<32>{(x * 2)}), captured_args: ()>}",
+        "Fn{.f = <closure: (function(x: bit<32>):bit<32>{(x * 32'd2)}), captured_args: ()>}",
         "At{.y = 13}",
         "At{.y = 20}",
     ]
