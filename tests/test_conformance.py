@@ -30,7 +30,8 @@ FLAGS = {"three": ("--output-internal-relations",)}
 # lib_test.dl runs them; their outputs carry the module prefix (`std_test::...`)
 LIBRARY_TESTS = ("std_test", "vec_test", "set_test", "map_test", "group_test", "fp_test",
                  "hashset_test", "tinyset_test", "url_test", "uuid_test", "net_test",
-                 "json_test", "regex_test", "internment_test", "base64_test")
+                 "json_test", "regex_test", "internment_test", "base64_test",
+                 "time_test")
 # program -> a marker of the one transaction dl2sql leaves out (serialized `@json`
 # values are outside its .dat support): that transaction and everything after it are
 # dropped from the commands, and the expected output must then equal ours followed by
