@@ -278,3 +278,35 @@ LIBRARY_NET: dict[str, Callable] = {
     _V6 + "ipv6_to_ipv4": lambda addr: NONE if to_ipv4(addr) is None else some(to_ipv4(addr)),
 }
 
+# docstrings of the functions written inline in the table above
+_NET_DOCS = {
+    'ipv4::ipv4_new': 'The address a.b.c.d.',
+    'ipv4::ipv4_from_u32': 'The address of a u32.',
+    'ipv4::iPV4_LOCALHOST': '127.0.0.1.',
+    'ipv4::iPV4_UNSPECIFIED': '0.0.0.0.',
+    'ipv4::iPV4_BROADCAST': '255.255.255.255.',
+    'ipv4::ipv4_is_unspecified': '0.0.0.0.',
+    'ipv4::ipv4_is_loopback': 'In 127.0.0.0/8.',
+    'ipv4::ipv4_is_private': 'In 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16.',
+    'ipv4::ipv4_is_link_local': 'In 169.254.0.0/16.',
+    'ipv4::ipv4_is_multicast': 'In 224.0.0.0/4.',
+    'ipv4::ipv4_is_broadcast': '255.255.255.255.',
+    'ipv4::ipv4_is_documentation': 'In 192.0.2.0/24, 198.51.100.0/24 or 203.0.113.0/24.',
+    'ipv4::ipv4_to_ipv6_compatible': '::a.b.c.d.',
+    'ipv4::ipv4_to_ipv6_mapped': '::ffff:a.b.c.d.',
+    'ipv4::ipv4_to_u32': 'The address as a u32.',
+    'ipv6::ipv6_new': 'The address of eight segments.',
+    'ipv6::ipv6_from_segment_vec': 'Some address of exactly eight segments, else None.',
+    'ipv6::ipv6_from_octets': 'The address of sixteen octets.',
+    'ipv6::ipv6_from_octet_vec': 'Some address of exactly sixteen octets, else None.',
+    'ipv6::iPV6_LOCALHOST': '::1.',
+    'ipv6::iPV6_UNSPECIFIED': '::.',
+    'ipv6::ipv6_is_unspecified': '::.',
+    'ipv6::ipv6_is_loopback': '::1.',
+    'ipv6::ipv6_is_multicast': 'In ff00::/8.',
+    'ipv6::ipv6_to_ipv4': 'Some IPv4 address of a compatible or mapped address, else None.',
+    'ipv6::ipv6_from_u128': 'The address of a u128.',
+    'ipv6::ipv6_to_u128': 'The address as a u128.',
+}
+for _name, _text in _NET_DOCS.items():
+    LIBRARY_NET['net::' + _name].__doc__ = _text
