@@ -229,6 +229,8 @@ class Inliner:
             branches.append((cond, value))
             if isinstance(cond, T.TConst) and cond.value is True:
                 break  # the later arms are unreachable
+        if not branches:  # only a non-exhaustive match gets here; leave it to the interpreter
+            raise NotInlinable("no arm of the match can run")
         result = branches[-1][1]
         for cond, value in reversed(branches[:-1]):
             if isinstance(cond, T.TConst) and cond.value is True:
