@@ -4,9 +4,14 @@ Display (longest zero run compressed, first on ties, dotted forms of compatible 
 mapped addresses), classification and conversions, and `.dat` reading."""
 import pytest
 
-from dl2sql.runtime.extern_types import ipv6_int, ipv6_value
+from dl2sql.compiler import compile_source
+from dl2sql.replay.dat_parser import DatError, UValue
+from dl2sql.replay.dat_values import convert
+from dl2sql.runtime.convert import from_sql, to_sql
+from dl2sql.runtime.printing import format_value
 from dl2sql.runtime.values import Record
-from dl2sql.udfs.lib_net import FROM_RECORD_NET, LIBRARY_NET, PARSE_ERROR
+from dl2sql.types.model import TNamed
+from dl2sql.udfs.lib_net import LIBRARY_NET, PARSE_ERROR
 
 
 def net(name, *args):
@@ -76,12 +81,19 @@ def test_ipv6_display(segments, text):
     assert net("ipv6_from_str", text) == Record("ddlog_std::Ok", (addr,))
 
 
-def test_u128_round_trip_and_order():
+IPV6 = TNamed("net::ipv6::Ipv6Addr")
+
+
+def env():
+    return compile_source("import net::ipv4\nimport net::ipv6\n", "net_unit.dl", ()).type_env
+
+
+def test_u128_stored_in_order():
     values = [0, 1, 2 ** 64 - 1, 2 ** 64, 2 ** 127 + 5, 2 ** 128 - 1]
-    stored = [ipv6_value(n) for n in values]
-    assert [ipv6_int(v) for v in stored] == values
-    assert sorted(stored) == stored  # (high, low) orders as the u128 does
-    assert net("ipv6_to_u128", net("ipv6_from_u128", 2 ** 128 - 1)) == 2 ** 128 - 1
+    stored = [to_sql(IPV6, n, env()) for n in values]
+    assert sorted(stored) == stored  # the hex digits order as the u128 does
+    assert [from_sql(IPV6, s, env()) for s in stored] == values
+    assert format_value(IPV6, 2 ** 128 - 1, env()) == str(2 ** 128 - 1)
 
 
 def test_ipv4_classification():
@@ -111,8 +123,9 @@ def test_conversions():
 
 
 def test_dat_reading():
-    assert FROM_RECORD_NET["net::ipv4::Ipv4Addr"]("int", 16909060) == 16909060
-    assert FROM_RECORD_NET["net::ipv6::Ipv6Addr"]("int", 2 ** 100) == ipv6_value(2 ** 100)
+    ipv4 = TNamed("net::ipv4::Ipv4Addr")
+    assert convert(ipv4, UValue("int", 16909060), env()) == 16909060
+    assert convert(IPV6, UValue("int", 2 ** 100), env()) == 2 ** 100
     for kind, v in (("int", 2 ** 32), ("string", "1.2.3.4"), ("int", -1)):
-        with pytest.raises(ValueError):
-            FROM_RECORD_NET["net::ipv4::Ipv4Addr"](kind, v)
+        with pytest.raises(DatError):
+            convert(ipv4, UValue(kind, v), env())

@@ -8,7 +8,11 @@ import pytest
 from dl2sql.runtime.extern_types import (civil_from_days, date_text, days_from_civil,
                                          rfc3339_text, time_text)
 from dl2sql.runtime.values import Record
-from dl2sql.udfs.lib_time import FROM_RECORD_TIME, LIBRARY_TIME
+from dl2sql.compiler import compile_source
+from dl2sql.replay.dat_parser import DatError, UValue
+from dl2sql.replay.dat_values import convert
+from dl2sql.types.model import TNamed
+from dl2sql.udfs.lib_time import LIBRARY_TIME
 from dl2sql.udfs.time_format import format_value
 
 
@@ -169,14 +173,16 @@ def test_zones():
 
 
 def test_dat_reading_and_order():
-    read_time = FROM_RECORD_TIME["time::Time"]
-    assert read_time("string", "10:11:12.000000000") == (36_672, 0)
-    with pytest.raises(ValueError, match="premature end of input"):
-        read_time("string", "10:11")
-    with pytest.raises(ValueError):
-        read_time("int", 5)
-    assert FROM_RECORD_TIME["time::Date"]("string", "2010-10-15") == date(2010, 10, 15)
-    assert FROM_RECORD_TIME["time::TzDateTime"]("string", "1970-01-01T00:00:00-00:30") == \
-        (0, 1800, 0, -1800)
+    env = compile_source("import time\n", "time_unit.dl", ()).type_env
+
+    def read(name, kind, v):
+        return convert(TNamed(f"time::{name}"), UValue(kind, v), env)
+    assert read("Time", "string", "10:11:12.000000000") == (36_672, 0)
+    with pytest.raises(DatError, match="premature end of input"):
+        read("Time", "string", "10:11")
+    with pytest.raises(DatError):
+        read("Time", "int", 5)
+    assert read("Date", "string", "2010-10-15") == date(2010, 10, 15)
+    assert read("TzDateTime", "string", "1970-01-01T00:00:00-00:30") == (0, 1800, 0, -1800)
     times = [(0, 5), (0, 1_000_000_000), (1, 0), (86_399, 1_999_999_999)]
     assert sorted(times) == times  # (second, nanos) orders as NaiveTime does

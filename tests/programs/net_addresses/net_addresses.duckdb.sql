@@ -75,7 +75,7 @@ FROM "__group1" AS "t1";
 -- Shown
 CREATE OR REPLACE TEMPORARY VIEW "Shown" AS
 SELECT DISTINCT
-  {'tag': CAST(0 AS BIGINT), 'IpAddrV4_addr4': "t1"."v4", 'IpAddrV6_addr6': {'_0': CAST(0 AS DECIMAL(38, 0)), '_1': CAST(0 AS DECIMAL(38, 0))}} AS "addr",
+  {'tag': CAST(0 AS BIGINT), 'IpAddrV4_addr4': "t1"."v4", 'IpAddrV6_addr6': '00000000000000000000000000000000'} AS "addr",
   DL2SQL_UDF_5("t1"."v4") AS "text",
   DL2SQL_UDF_6("t1"."v4") AS "private"
 FROM "Host" AS "t1"

@@ -76,7 +76,7 @@ SELECT DISTINCT
   STRUCT(
     CAST(0 AS BIGINT) AS tag,
     `t1`.`v4` AS IpAddrV4_addr4,
-    STRUCT(CAST(0 AS DECIMAL(38, 0)) AS _0, CAST(0 AS DECIMAL(38, 0)) AS _1) AS IpAddrV6_addr6
+    '00000000000000000000000000000000' AS IpAddrV6_addr6
   ) AS `addr`,
   DL2SQL_UDF_5(`t1`.`v4`) AS `text`,
   DL2SQL_UDF_6(`t1`.`v4`) AS `private`
