@@ -53,6 +53,14 @@ def test_calendar_facts():
     assert t("previous_day", date(2000, 3, 1)) == date(2000, 2, 29)
 
 
+def test_defaults_are_chronos():
+    from dl2sql.types.storage import EXTERN_STORAGE
+    assert date_text(EXTERN_STORAGE["time::Date"].default) == "0000-01-01"
+    assert rfc3339_text(EXTERN_STORAGE["time::TzDateTime"].default) == \
+        "0000-01-01T00:00:00+00:00"
+    assert time_text(EXTERN_STORAGE["time::Time"].default) == "00:00:00.000000000"
+
+
 def test_printing():
     assert date_text(date(-1, 12, 31)) == "-0001-12-31"
     assert date_text(date(10_000, 1, 1)) == "+10000-01-01"
