@@ -23,11 +23,7 @@ SELECT DISTINCT
 UNION
 SELECT DISTINCT
   'both v4 ' || CAST((
-    (
-      CAST(1 AS BIGINT)
-    ) + (
-      CAST(2 AS BIGINT)
-    )
+    CAST(1 AS BIGINT) + CAST(2 AS BIGINT)
   ) & 4294967295 AS TEXT) AS "text",
   FALSE AS "zero"
 UNION

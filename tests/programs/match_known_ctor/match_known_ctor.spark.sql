@@ -25,11 +25,7 @@ SELECT DISTINCT
   CONCAT(
     'both v4 ',
     CAST((
-      (
-        CAST(1 AS BIGINT)
-      ) + (
-        CAST(2 AS BIGINT)
-      )
+      CAST(1 AS BIGINT) + CAST(2 AS BIGINT)
     ) & 4294967295 AS STRING)
   ) AS `text`,
   FALSE AS `zero`
