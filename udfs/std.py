@@ -38,6 +38,8 @@ from dl2sql.udfs.lib_url import LIBRARY_URL
 from dl2sql.udfs.lib_uuid import LIBRARY_UUID
 from dl2sql.udfs.lib_regex import LIBRARY_REGEX
 from dl2sql.udfs.lib_sets import LIBRARY_SETS
+from dl2sql.udfs.lib_net import LIBRARY_NET
+from dl2sql.udfs.lib_time import LIBRARY_TIME
 from dl2sql.udfs.std_group import with_groups
 from dl2sql.runtime.order import sort_key
 from dl2sql.udfs.std_base import NONE, Ctx, Mut, some, typed
@@ -375,6 +377,8 @@ STD.update(LIBRARY_UUID)
 STD.update(LIBRARY_URL)
 STD.update(LIBRARY_REGEX)
 STD.update(LIBRARY_SETS)
+STD.update(LIBRARY_NET)
+STD.update(LIBRARY_TIME)
 # the older `intern` library: interned strings are the strings themselves
 STD.update({"intern::string_intern": _ref, "intern::istring_str": _ref})
 

@@ -243,9 +243,18 @@ class Inliner:
             inner = dict(scope)
             conds = match_pattern(pattern, scrut, self.env, inner,
                                   lambda x, s=inner: self.expr(x, s))
+            if any(isinstance(c, T.TConst) and c.value is False for c in conds):
+                # a constructor the scrutinee is known not to be: the arm cannot run,
+                # and its pattern variables were never bound, so its body is not closed
+                continue
             value = self.seq(_items(body) + rest, inner) if rest or has_effects(body) \
                 else self.expr(body, inner)
-            branches.append((conjunction(conds), value))
+            cond = conjunction(conds)
+            branches.append((cond, value))
+            if isinstance(cond, T.TConst) and cond.value is True:
+                break  # the later arms are unreachable
+        if not branches:  # only a non-exhaustive match gets here; leave it to the interpreter
+            raise NotInlinable("no arm of the match can run")
         result = branches[-1][1]
         for cond, value in reversed(branches[:-1]):
             if isinstance(cond, T.TConst) and cond.value is True:

@@ -47,7 +47,9 @@ def match_pattern(p: T.Pattern, value: T.TExpr, env: TypeEnv, bindings: dict,
     if len(ctors) > 1:
         if isinstance(value, T.TStruct):
             if value.ctor != p.ctor:
-                return [T.TConst(BOOL, False)]
+                # never matches; the pattern's variables are still bound (to fields of
+                # the constructor not in use) so that the rest of the rule stays closed
+                conds.append(T.TConst(BOOL, False))
         else:
             conds.append(T.TIsCtor(BOOL, value, p.ctor))
     ftypes = dict(next(c for c in ctors if c.name == p.ctor).fields)

@@ -85,7 +85,7 @@ def _convert_named(t: TNamed, u: UValue, env: TypeEnv):
         return convert(t.args[0], u, env)
     stored = extern_storage(t)
     if stored is not None:
-        value = convert(stored.type, u, env)
+        value = convert(stored.record or stored.type, u, env)
         if stored.reader is None:
             return value
         read = STD[stored.reader](value)

@@ -21,12 +21,16 @@ class ExternStorage:
     that many lower-case hex digits (text orders like the numbers), since
     DECIMAL(38,0) holds only 38 decimal digits. ``reader`` names the library function
     (from the plain value to a ``Result``) that a value read from a record goes
-    through, as DDlog's ``FromRecord`` parses it."""
+    through, as DDlog's ``FromRecord`` parses it. ``record`` is the type of DDlog's
+    record form when it is not ``type`` (a ``time::Date`` is a number of days but its
+    record is a string): ``.dat`` values of type ``record`` go through ``reader``, and
+    values print through :data:`dl2sql.runtime.extern_types.PRINTED`."""
 
     type: Type
     default: object
     hex_digits: int = 0
     reader: str | None = None
+    record: Type | None = None
 
     def to_sql(self, v):
         """The SQL form of a value (the integer as text when ``hex_digits``)."""
@@ -44,6 +48,21 @@ EXTERN_STORAGE = {
     "regex::Regex": ExternStorage(TString(), "", reader="regex::try_regex"),
     "regex::RegexSet": ExternStorage(TNamed(VEC, (TString(),)), (),
                                      reader="regex::try_regex_set"),
+    # std::net's addresses, as their u32 / u128 (DDlog's record form, and their order)
+    "net::ipv4::Ipv4Addr": ExternStorage(TBit(32), 0),
+    "net::ipv6::Ipv6Addr": ExternStorage(TBit(128), 0, hex_digits=32),
+    # chrono's values, in forms whose order is chrono's (runtime/extern_types.py); the
+    # defaults are midnight, 0000-01-01 (-719_528 days from 1970-01-01), and that date
+    # at midnight in UTC
+    "time::Time": ExternStorage(TTuple((TBit(32), TBit(32))), (0, 0), reader="time::string2time",
+                                record=TString()),  # (second of the day, nanoseconds)
+    "time::Date": ExternStorage(TSigned(32), -719_528, reader="time::string2date",
+                                record=TString()),  # days since 1970-01-01
+    # UTC (days, second of the day, nanoseconds) and the offset east of UTC in seconds
+    "time::TzDateTime": ExternStorage(TTuple((TSigned(32), TBit(32), TBit(32), TSigned(32))),
+                                      (-719_528, 0, 0, 0),
+                                      reader="time::tz_datetime_parse_from_rfc3339",
+                                      record=TString()),
 }
 
 
