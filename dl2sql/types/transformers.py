@@ -1,0 +1,125 @@
+"""Transformer declarations and their applications (``apply T(R, f) -> (O)``).
+
+An ``apply`` is checked against its transformer's declaration (argument kinds and
+counts, relations and functions that exist, outputs that rules may derive), then
+replaced by what computes it: the ``graph`` library's transformers become rules over
+generated helper relations (:mod:`dl2sql.types.graph_transformers`), which the rest
+of the compiler stratifies, plans as fixpoint loops and maintains like any other
+rules. A transformer's outputs thus depend on all its inputs, and recursion through a
+transformer is refused by the same check that refuses recursion through ``group_by``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dl2sql.ast import nodes as A
+from dl2sql.diagnostics import Diagnostics, suggest
+from dl2sql.types.graph_transformers import GRAPH_TRANSFORMERS, graph_rules
+from dl2sql.types.symbols import Symbols, qualify
+
+
+@dataclass(frozen=True)
+class Application:
+    """One checked ``apply``: resolved names, in the applying module's scope."""
+
+    decl: A.ApplyDecl
+    module: str
+    transformer: str  # qualified transformer name
+    relations: tuple[str, ...]  # input relation arguments, qualified
+    functions: tuple[str, ...]  # function arguments, as written
+    outputs: tuple[str, ...]  # output relations, qualified
+
+
+def collect_transformers(modules: list[A.Module],
+                         diags: Diagnostics) -> dict[str, A.TransformerDecl]:
+    """Every ``extern transformer`` by qualified name (a second one is an error)."""
+    out: dict[str, A.TransformerDecl] = {}
+    for m in modules:
+        for d in m.decls:
+            if isinstance(d, A.TransformerDecl):
+                q = qualify(m.name, d.name)
+                if q in out:
+                    diags.error(d.span, f"transformer `{d.name}` is declared more than once")
+                out[q] = d
+    return out
+
+
+def expand_applications(modules: list[A.Module], syms: Symbols,
+                        diags: Diagnostics) -> list[tuple[str, A.Rule]]:
+    """The rules (with the module they are checked in) that compute every ``apply``;
+    registers the helper relations they use in ``syms``."""
+    transformers = collect_transformers(modules, diags)
+    rules: list[tuple[str, A.Rule]] = []
+    written: dict[str, A.ApplyDecl] = {}
+    for m in modules:
+        for d in m.decls:
+            if not isinstance(d, A.ApplyDecl):
+                continue
+            app = _resolve(d, m.name, transformers, syms, diags)
+            if app is None:
+                continue
+            for out in app.outputs:
+                if out in written:
+                    diags.error(d.span, f"relation `{out}` is already the output of the "
+                                        f"transformer applied at line "
+                                        f"{written[out].span.line}")
+                written[out] = d
+            if app.transformer in GRAPH_TRANSFORMERS:
+                rules += [(m.name, r) for r in graph_rules(app, syms, diags)]
+            else:
+                diags.error(d.span, f"the extern transformer `{d.transformer}` has no "
+                                    "implementation: dl2sql implements the `graph` "
+                                    "library's transformers; user-declared extern "
+                                    "transformers are not supported yet")
+    return rules
+
+
+def _resolve(d: A.ApplyDecl, module: str, transformers, syms: Symbols,
+             diags: Diagnostics):
+    """Check ``d`` against its declaration; None (after errors) when it does not fit."""
+    qname = syms.resolve_in(transformers, d.transformer, module)
+    if qname is None:
+        names = [q.rsplit("::", 1)[-1] for q in transformers]
+        diags.error(d.span, f"unknown transformer `{d.transformer}`"
+                    + suggest(d.transformer.rsplit("::", 1)[-1], names))
+        return None
+    decl = transformers[qname]
+    if len(d.args) != len(decl.inputs) or len(d.outputs) != len(decl.outputs):
+        diags.error(d.span, f"transformer `{d.transformer}` takes {len(decl.inputs)} "
+                            f"argument(s) and gives {len(decl.outputs)} output(s); this "
+                            f"`apply` has {len(d.args)} and {len(d.outputs)}")
+        return None
+    relations, functions, ok = [], [], True
+    for arg, param in zip(d.args, decl.inputs):
+        if param.relation is not None:
+            rel = _relation(arg, module, syms, d, diags)
+            ok = ok and rel is not None
+            relations.append(rel)
+        elif not syms.resolve_function(arg, module):
+            diags.error(d.span, f"`{arg}` (argument `{param.name}` of `{d.transformer}`) "
+                                "is not a function")
+            ok = False
+        else:
+            functions.append(arg)
+    outputs = []
+    for arg in d.outputs:
+        rel = _relation(arg, module, syms, d, diags)
+        if rel is not None and syms.relations[rel].role == "input":
+            diags.error(d.span, f"the output `{arg}` of a transformer cannot be an "
+                                "input relation")
+            rel = None
+        ok = ok and rel is not None
+        outputs.append(rel)
+    if not ok:
+        return None
+    return Application(d, module, qname, tuple(relations), tuple(functions),
+                       tuple(outputs))
+
+
+def _relation(name: str, module: str, syms: Symbols, d: A.ApplyDecl, diags: Diagnostics):
+    q = syms.resolve_relation(name, module)
+    if q is None:
+        names = [r.rsplit("::", 1)[-1] for r in syms.relations]
+        diags.error(d.span, f"unknown relation `{name}` in `apply`"
+                    + suggest(name.rsplit("::", 1)[-1], names))
+    return q
