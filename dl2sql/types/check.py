@@ -12,7 +12,7 @@ from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.infer import zonk
 from dl2sql.types.transactional import check_stream_rule
-from dl2sql.types.transformers import expand_applications
+from dl2sql.types.transformers import check_not_recursive, expand_applications
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
 
@@ -33,7 +33,7 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
     syms = collect_symbols(modules, diags)
     _check_relation_decls(modules, syms, diags)
     indexes = check_indexes(modules, syms, diags)
-    applied = expand_applications(modules, syms, diags)
+    applications, applied = expand_applications(modules, syms, diags)
     rules: list[T.CoreRule] = []
     for m in modules:
         for d in m.decls:
@@ -43,6 +43,7 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
     for module, rule in applied:  # what computes each `apply`, checked as rules
         rules.append(RuleChecker(syms, module, diags).rule(rule))
         check_stream_rule(rule, module, syms, diags)
+    check_not_recursive(applications, rules, diags)
     diags.raise_if_errors()
     functions = instantiate_functions(rules, syms, diags)
     diags.raise_if_errors()

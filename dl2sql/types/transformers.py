@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, suggest
+from dl2sql.types import typed as T
 from dl2sql.types.graph_transformers import GRAPH_TRANSFORMERS, graph_rules
 from dl2sql.types.symbols import Symbols, qualify
 
@@ -44,11 +45,12 @@ def collect_transformers(modules: list[A.Module],
     return out
 
 
-def expand_applications(modules: list[A.Module], syms: Symbols,
-                        diags: Diagnostics) -> list[tuple[str, A.Rule]]:
-    """The rules (with the module they are checked in) that compute every ``apply``;
-    registers the helper relations they use in ``syms``."""
+def expand_applications(modules: list[A.Module], syms: Symbols, diags: Diagnostics
+                        ) -> tuple[list[Application], list[tuple[str, A.Rule]]]:
+    """Every checked ``apply`` and the rules (with the module they are checked in) that
+    compute them; registers the helper relations they use in ``syms``."""
     transformers = collect_transformers(modules, diags)
+    apps: list[Application] = []
     rules: list[tuple[str, A.Rule]] = []
     written: dict[str, A.ApplyDecl] = {}
     for m in modules:
@@ -64,6 +66,7 @@ def expand_applications(modules: list[A.Module], syms: Symbols,
                                         f"transformer applied at line "
                                         f"{written[out].span.line}")
                 written[out] = d
+            apps.append(app)
             if app.transformer in GRAPH_TRANSFORMERS:
                 rules += [(m.name, r) for r in graph_rules(app, syms, diags)]
             else:
@@ -71,7 +74,32 @@ def expand_applications(modules: list[A.Module], syms: Symbols,
                                     "implementation: dl2sql implements the `graph` "
                                     "library's transformers; user-declared extern "
                                     "transformers are not supported yet")
-    return rules
+    return apps, rules
+
+
+def check_not_recursive(apps: list[Application], rules: list[T.CoreRule],
+                        diags: Diagnostics) -> None:
+    """A transformer's inputs must not depend on its outputs (DDlog evaluates a
+    transformer once its inputs are complete)."""
+    reads: dict[str, set[str]] = {}  # relation -> the relations its rules read
+    for r in rules:
+        body = {c.relation for c in r.body if isinstance(c, (T.CAtom, T.CGroupSource))}
+        for h in r.heads:
+            reads.setdefault(h.relation, set()).update(body)
+    for app in apps:
+        for rel in app.relations:
+            seen, todo = set(), [rel]
+            while todo:
+                cur = todo.pop()
+                if cur in app.outputs:
+                    diags.error(app.decl.span, f"transformer `{app.decl.transformer}` is "
+                                f"applied inside a recursive cycle: its input `{rel}` "
+                                f"depends on its output `{cur}`; a transformer cannot be "
+                                "part of recursion")
+                    break
+                if cur not in seen:
+                    seen.add(cur)
+                    todo += reads.get(cur, ())
 
 
 def _resolve(d: A.ApplyDecl, module: str, transformers, syms: Symbols,
