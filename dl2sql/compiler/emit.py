@@ -6,7 +6,7 @@ import dataclasses
 from sqlglot import exp
 
 from dl2sql.compiler.pipeline import ENGINE_PASSES, PASSES, CompiledProgram
-from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+from dl2sql.plan.nodes import Append, Loop, Materialize, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
@@ -189,6 +189,14 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             lines.append(f"{pad}{c}{s.target.name} := {s.target.name} UNION ALL {s.source.name}")
         elif isinstance(s, Rename):
             lines.append(f"{pad}{c}{s.target.name} := {s.source.name}")
+        elif isinstance(s, Transform):
+            lines.append(f"{pad}{c}{transform_text(s)}")
+
+
+def transform_text(s: Transform) -> str:
+    """One line for a user transformer's statement (it runs Python, not SQL)."""
+    return (f"{', '.join(t.name for t in s.outputs)} := transformer {s.transformer}"
+            f"({', '.join(t.name for t in s.inputs)}), a Python callable on DataFrames")
 
 
 # the printer of each stage, by the name of the pass that produces it

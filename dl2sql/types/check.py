@@ -12,7 +12,8 @@ from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.infer import zonk
 from dl2sql.types.transactional import check_stream_rule
-from dl2sql.types.transformers import check_not_recursive, expand_applications
+from dl2sql.types.transformers import (check_not_recursive, expand_applications,
+                                       user_applications)
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
 
@@ -24,6 +25,8 @@ class CheckedProgram:
     rules: list[T.CoreRule]
     functions: dict = dataclasses.field(default_factory=dict)
     indexes: dict = dataclasses.field(default_factory=dict)  # name -> IndexInfo
+    # applications of user transformers (dl2sql.types.transformers.Application)
+    transforms: list = dataclasses.field(default_factory=list)
 
 
 def check_program(modules: list[A.Module]) -> CheckedProgram:
@@ -47,7 +50,7 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
     diags.raise_if_errors()
     functions = instantiate_functions(rules, syms, diags)
     diags.raise_if_errors()
-    return CheckedProgram(syms, rules, functions, indexes)
+    return CheckedProgram(syms, rules, functions, indexes, user_applications(applications))
 
 
 def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:

@@ -10,12 +10,14 @@ transformer is refused by the same check that refuses recursion through ``group_
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, suggest
 from dl2sql.types import typed as T
 from dl2sql.types.graph_transformers import GRAPH_TRANSFORMERS, graph_rules
+from dl2sql.types.model import TNamed, TTuple, TVar, Type, substitute
 from dl2sql.types.symbols import Symbols, qualify
 
 
@@ -70,11 +72,74 @@ def expand_applications(modules: list[A.Module], syms: Symbols, diags: Diagnosti
             if app.transformer in GRAPH_TRANSFORMERS:
                 rules += [(m.name, r) for r in graph_rules(app, syms, diags)]
             else:
-                diags.error(d.span, f"the extern transformer `{d.transformer}` has no "
-                                    "implementation: dl2sql implements the `graph` "
-                                    "library's transformers; user-declared extern "
-                                    "transformers are not supported yet")
+                _check_user_signature(app, transformers[app.transformer], syms, diags)
     return apps, rules
+
+
+def user_applications(apps: list[Application]) -> list[Application]:
+    """The applications a Python callable computes (not the ``graph`` library's)."""
+    return [a for a in apps if a.transformer not in GRAPH_TRANSFORMERS]
+
+
+def _check_user_signature(app: Application, decl: A.TransformerDecl, syms: Symbols,
+                          diags: Diagnostics) -> None:
+    """A user transformer runs as a Python callable on DataFrames: relation parameters
+    only, their declared record types matching the relations' (type variables bound
+    consistently)."""
+    d = app.decl
+    if any(p.relation is None for p in decl.inputs + decl.outputs):
+        diags.error(d.span, f"`{d.transformer}` takes a function: function parameters of "
+                            "user-declared transformers are not supported yet (only the "
+                            "`graph` library's transformers take them)")
+        return
+    module = app.transformer.rsplit("::", 1)[0] if "::" in app.transformer else ""
+    bound: dict[str, Type] = {}
+    pairs = list(zip(decl.inputs, app.relations)) + list(zip(decl.outputs, app.outputs))
+    for param, rel in pairs:
+        tvars = {name: TVar(name) for name in _type_vars(param.relation)}
+        declared = syms.to_type(param.relation, module, tvars, diags)
+        actual = syms.relations[rel].record_type
+        if not _matches(declared, actual, bound):
+            diags.error(d.span, f"relation `{rel}` holds `{actual}`, but parameter "
+                                f"`{param.name}` of `{d.transformer}` is "
+                                f"`relation[{_shown(declared, bound)}]`")
+
+
+def _type_vars(t) -> list[str]:
+    """The type variables a type expression names."""
+    if isinstance(t, A.TVarE):
+        return [t.name]
+    if not dataclasses.is_dataclass(t):
+        return []
+    out = []
+    for f in dataclasses.fields(t):
+        value = getattr(t, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            out += _type_vars(item)
+    return out
+
+
+def _matches(declared: Type, actual: Type, bound: dict) -> bool:
+    """Whether ``actual`` is ``declared`` with its type variables as in ``bound``
+    (binding the ones not bound yet)."""
+    if isinstance(declared, TVar):
+        if declared.name in bound:
+            return bound[declared.name] == actual
+        bound[declared.name] = actual
+        return True
+    if type(declared) is not type(actual):
+        return False
+    if isinstance(declared, TTuple):
+        return (len(declared.elems) == len(actual.elems)
+                and all(_matches(a, b, bound) for a, b in zip(declared.elems, actual.elems)))
+    if isinstance(declared, TNamed):
+        return (declared.name == actual.name and len(declared.args) == len(actual.args)
+                and all(_matches(a, b, bound) for a, b in zip(declared.args, actual.args)))
+    return declared == actual
+
+
+def _shown(t: Type, bound: dict) -> str:
+    return str(substitute(t, bound)) if bound else str(t)
 
 
 def check_not_recursive(apps: list[Application], rules: list[T.CoreRule],
@@ -86,6 +151,9 @@ def check_not_recursive(apps: list[Application], rules: list[T.CoreRule],
         body = {c.relation for c in r.body if isinstance(c, (T.CAtom, T.CGroupSource))}
         for h in r.heads:
             reads.setdefault(h.relation, set()).update(body)
+    for app in apps:  # an output reads every input of its transformer
+        for out in app.outputs:
+            reads.setdefault(out, set()).update(app.relations)
     for app in apps:
         for rel in app.relations:
             seen, todo = set(), [rel]
