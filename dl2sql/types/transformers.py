@@ -70,10 +70,31 @@ def expand_applications(modules: list[A.Module], syms: Symbols, diags: Diagnosti
                 written[out] = d
             apps.append(app)
             if app.transformer in GRAPH_TRANSFORMERS:
-                rules += [(m.name, r) for r in graph_rules(app, syms, diags)]
+                if _node_functions_fit(app, syms, diags):
+                    rules += [(m.name, r) for r in graph_rules(app, syms, diags)]
             else:
                 _check_user_signature(app, transformers[app.transformer], syms, diags)
     return apps, rules
+
+
+def _node_functions_fit(app: Application, syms: Symbols, diags: Diagnostics) -> bool:
+    """Whether the functions that give an edge's nodes return the output's node type,
+    where a function has one non-generic declaration (the type checker judges the
+    rest): one error naming both types, rather than one per use in generated rules."""
+    record = syms.relations[app.outputs[0]].record_type
+    if not (isinstance(record, TTuple) and len(record.elems) == 2):
+        return True  # graph_rules says so
+    ok = True
+    for name in app.functions:
+        found = syms.resolve_function(name, app.module)
+        if len(found) != 1 or found[0].decl.ret is None or _type_vars(found[0].decl):
+            continue
+        ret = syms.to_type(found[0].decl.ret, found[0].module, {}, diags)
+        if ret != record.elems[0]:
+            diags.error(app.decl.span, f"`{name}` returns `{ret}`, but the nodes of "
+                                       f"`{app.decl.outputs[0]}` are `{record.elems[0]}`")
+            ok = False
+    return ok
 
 
 def user_applications(apps: list[Application]) -> list[Application]:
