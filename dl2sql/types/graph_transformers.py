@@ -83,7 +83,9 @@ def graph_rules(app, syms: Symbols, diags: Diagnostics) -> list[A.Rule]:
     from_fn, to_fn = app.functions
     if short == "UnsafeBidirectionalEdges":
         return [_bidirectional(b, edges_in, from_fn, to_fn, output)]
-    helper = _helpers(app, syms, ("Edges", "Reach" if short != "SCC" else "Path"))
+    helper = _helpers(app, syms, ("Edges", "Reach" if short != "SCC" else "Path"), diags)
+    if helper is None:
+        return []
     edges, closure = helper
     pairs = b.rule([b.atom(edges, b.pair(b.var("x"), b.var("y")))],
                    [b.lit(edges_in, b.var("e")),
@@ -94,15 +96,19 @@ def graph_rules(app, syms: Symbols, diags: Diagnostics) -> list[A.Rule]:
     return [pairs] + _propagate(b, edges, closure, output)
 
 
-def _helpers(app, syms: Symbols, roles) -> list[str]:
+def _helpers(app, syms: Symbols, roles, diags: Diagnostics):
     """Register one helper relation per role (record type: the output's); their names
-    as the applying module sees them."""
+    as the applying module sees them (None after an error: a name is taken)."""
     out_info = syms.relations[app.outputs[0]]
     local = app.outputs[0].rsplit("::", 1)[-1]
     names = []
     for role in roles:
         name = f"{local}__{role}"
         q = qualify(app.module, name)
+        if q in syms.relations:
+            diags.error(app.decl.span, f"relation `{name}` is declared already: dl2sql "
+                                       f"names a helper relation of this `apply` so")
+            return None
         syms.relations[q] = type(out_info)(q, "internal", "relation", out_info.record_type,
                                            span=app.decl.span, generated=True)
         names.append(name)
