@@ -1,6 +1,7 @@
 """Running a compiled program on a runner with runtime values in and out."""
 from __future__ import annotations
 
+from dl2sql.api.transformers import bind_transformers
 from dl2sql.compiler import CompiledProgram
 from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.bags import is_bag
@@ -30,6 +31,7 @@ class Evaluator:
         self.indexes = program.indexes
         self.delayed = program.delayed  # replay fills these relations (R-1)
         self.externs = bind_externs(program, externs or {})
+        self.transforms = bind_transformers(program, externs or {})
         self._registered: set[str] = set()
 
     def register_udfs(self, plan) -> None:
@@ -82,7 +84,7 @@ class Evaluator:
         with self.runner.running(), engine_errors():
             self.register_udfs(plan)
             tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
-            execute(plan, self.runner, tables, self.progress)
+            execute(plan, self.runner, tables, self.progress, self.transforms)
             self.runner.compute([plan.relations[rel] for rel in computed])
 
 

@@ -78,7 +78,7 @@ class Maintained:
         for rel, t in plan.relations.items():  # the plan left each relation in its table
             assert t.name == update.relations[rel].name, (rel, t.name)
         evaluator.register_udfs(update)
-        self.updater = Updater(update, runner, progress, choice)
+        self.updater = Updater(update, runner, progress, choice, evaluator.transforms)
         # what recomputing each recursive stratum costs: its loop, else the whole run
         self.updater.expect(timed.seconds, total)
         with runner.running():

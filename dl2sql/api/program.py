@@ -23,16 +23,17 @@ from sqlglot import exp
 
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
+from dl2sql.api.transformers import bind_transformers
 from dl2sql.api.maintained import Maintained
 from dl2sql.api.state import current, loaders, read_manifest
 from dl2sql.incremental.execute import Choice
 from dl2sql.io.files import require_record_form
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
-from dl2sql.compiler.emit import create_view
+from dl2sql.compiler.emit import create_view, transform_text
 from dl2sql.diagnostics import InputError, suggest
 from dl2sql.engines import Settings, engine_of
 from dl2sql.engines import engine as get_engine
-from dl2sql.plan.nodes import Append, Materialize, Rename
+from dl2sql.plan.nodes import Append, Materialize, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.runtime.convert import to_sql
 from dl2sql.sqlgen.trees import select_all, table
@@ -42,8 +43,9 @@ def compile(source_or_path, extern: Optional[dict] = None, lib_dirs=(),
             output_internal: bool = False) -> "Program":
     """Compile DDlog source text or a ``.dl`` file into a :class:`Program`.
 
-    ``extern`` maps the names of ``extern function``s to Python callables; a program
-    calling one without a binding fails here, with the declaration's location.
+    ``extern`` maps the names of ``extern function``s and ``extern transformer``s to
+    Python callables; a program calling one without a binding fails here, with the
+    declaration's (a transformer's: its ``apply``'s) location.
     Raises :class:`~dl2sql.diagnostics.CompileError` on errors in the program."""
     lib_dirs = tuple(str(d) for d in lib_dirs)
     text = str(source_or_path)
@@ -62,6 +64,7 @@ class Program:
         self.compiled = compiled
         self.extern = extern
         bind_externs(compiled, extern)  # a missing binding is an error now, not at run
+        bind_transformers(compiled, extern)
         self.last_runner = None
         # the runners of this program's runs still alive, closed by close(); a runner the
         # caller no longer reaches goes with its tables (reliable checkpoint files stay
@@ -103,6 +106,8 @@ class Program:
                                       table(s.target.name)).sql(dialect=dialect))
             elif isinstance(s, Rename):
                 out.append(f"-- {s.source.name} becomes {s.target.name}")
+            elif isinstance(s, Transform):
+                out.append(f"-- {transform_text(s)}")
         return out
 
     # ------------------------------------------------------------------ running

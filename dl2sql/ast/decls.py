@@ -236,11 +236,25 @@ class IndexDecl:
 
 
 @node
-class TransformerDecl:
-    """``extern transformer T(...) -> (...)`` (kept as text-free stub: name only)."""
+class TransformerParam:
+    """One parameter or result of a transformer: ``R: relation[T]`` (``relation`` set)
+    or ``f: function(x: A): B`` (``params`` and ``ret`` set)."""
 
     span: Span
     name: str
+    relation: Optional[TypeExpr] = None
+    params: tuple[Param, ...] = ()
+    ret: Optional[TypeExpr] = None
+
+
+@node
+class TransformerDecl:
+    """``extern transformer T(inputs) -> (outputs)``."""
+
+    span: Span
+    name: str
+    inputs: tuple[TransformerParam, ...] = ()
+    outputs: tuple[TransformerParam, ...] = ()
 
 
 @node

@@ -5,8 +5,9 @@ import dataclasses
 
 from sqlglot import exp
 
+from dl2sql.ast import nodes as A
 from dl2sql.compiler.pipeline import ENGINE_PASSES, PASSES, CompiledProgram
-from dl2sql.plan.nodes import Append, Loop, Materialize, Rename
+from dl2sql.plan.nodes import Append, Loop, Materialize, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
@@ -53,9 +54,15 @@ def emit_types(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
     out = [f"{info.role} relation {r}: {info.record_type}" for r, info in p.relations.items()
            if internal or not is_helper(p, r)]
     out.append("")
+    # the rules that compute an `apply` are the compiler's: the `apply` is shown instead
+    applies = [d for m in p.modules for d in m.decls if isinstance(d, A.ApplyDecl)]
+    spans = {d.span for d in applies}
     rules = p.rules if internal else [
-        r for r in p.typed_rules if not any(is_helper(p, h.relation) for h in r.heads)]
+        r for r in p.typed_rules if not any(is_helper(p, h.relation) for h in r.heads)
+        and r.span not in spans]
     text = [rule_to_str(r) for r in rules]
+    text += [f"apply {d.transformer}({', '.join(d.args)}) -> ({', '.join(d.outputs)})"
+             for d in applies]
     if not internal:  # a delayed atom as the user wrote it, not the relation it reads
         for name, d in p.delayed.items():
             text = [t.replace(f"{name}[", f"{d.relation}-{d.delay}[")
@@ -87,12 +94,20 @@ def emit_ra(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list) -> None:
-    """The blocks deriving ``rel``; a helper relation read is shown under its scan."""
+def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list,
+              within: frozenset = frozenset()) -> None:
+    """The blocks deriving ``rel``; a helper relation read is shown under its scan
+    (once: ``within`` are those shown around it, recursive helpers read themselves)."""
+    within = within | {rel}
+
+    def expand(relation: str) -> bool:
+        return (not internal and relation in p.blocks and is_helper(p, relation)
+                and relation not in within)
+
     def source(relation: str, alias: str, line: str) -> None:
         out.append(line)
-        if not internal and relation in p.blocks and is_helper(p, relation):
-            _ra_lines(p, relation, pad + "      ", internal, out)
+        if expand(relation):
+            _ra_lines(p, relation, pad + "      ", internal, out, within)
 
     head = rel if not pad else f"where {rel}"
     for b in p.blocks[rel]:
@@ -107,8 +122,8 @@ def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list)
         out.append(f"{pad}{head} <- Project[{', '.join(expr_to_str(o) for o in b.outputs)}]")
         out.append(f"{pad}    Join[{srcs}]")
         for s in b.sources:
-            if not internal and s.relation in p.blocks and is_helper(p, s.relation):
-                _ra_lines(p, s.relation, pad + "      ", internal, out)
+            if expand(s.relation):
+                _ra_lines(p, s.relation, pad + "      ", internal, out, within)
         for u in b.unnests:
             out.append(f"{pad}    Unnest[{expr_to_str(u.expr)} AS {u.alias}]")
         for c in b.conditions:
@@ -189,6 +204,14 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             lines.append(f"{pad}{c}{s.target.name} := {s.target.name} UNION ALL {s.source.name}")
         elif isinstance(s, Rename):
             lines.append(f"{pad}{c}{s.target.name} := {s.source.name}")
+        elif isinstance(s, Transform):
+            lines.append(f"{pad}{c}{transform_text(s)}")
+
+
+def transform_text(s: Transform) -> str:
+    """One line for a user transformer's statement (it runs Python, not SQL)."""
+    return (f"{', '.join(t.name for t in s.outputs)} := transformer {s.transformer}"
+            f"({', '.join(t.name for t in s.inputs)}), a Python callable on DataFrames")
 
 
 # the printer of each stage, by the name of the pass that produces it

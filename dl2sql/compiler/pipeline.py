@@ -69,6 +69,7 @@ class CompiledProgram:
     relations: dict[str, RelationInfo] = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # (name, targs) -> FunctionIR
     indexes: dict = field(default_factory=dict)  # qualified name -> IndexInfo
+    transforms: list = field(default_factory=list)  # applications of user transformers
     layouts: dict[str, RelationLayout] = field(default_factory=dict)
     strata: list[Stratum] = field(default_factory=list)
     blocks: dict[str, list[Block]] = field(default_factory=dict)
@@ -154,7 +155,8 @@ def check(p: CompiledProgram) -> CompiledProgram:
     rules, functions = number_interned(checked.rules, checked.functions)
     return dataclasses.replace(p, symbols=checked.symbols, typed_rules=rules,
                                rules=rules, relations=relations,
-                               functions=functions, indexes=checked.indexes)
+                               functions=functions, indexes=checked.indexes,
+                               transforms=checked.transforms)
 
 
 def function_values(p: CompiledProgram) -> CompiledProgram:
@@ -197,7 +199,7 @@ def layouts(p: CompiledProgram) -> CompiledProgram:
 
 def strata(p: CompiledProgram) -> CompiledProgram:
     """The evaluation order: strongly connected relations, negation checked."""
-    found = stratify(p.rules, list(p.relations))
+    found = stratify(p.rules, list(p.relations), p.transforms)
     check_bag_strata(found, p.relations)
     return dataclasses.replace(p, strata=found)
 

@@ -27,12 +27,13 @@ from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
 from dl2sql.passes.stratify import Stratum
-from dl2sql.plan.build import relation_table, table_name
+from dl2sql.plan.build import relation_table, table_name, transform_statement
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.walk import walk
 from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Loop, Materialize, Part,
-                               Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table, Union)
+                               Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table,
+                               Transform, Union)
 from dl2sql.ra.lower import record_of
 from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source
 from dl2sql.types import typed as T
@@ -185,6 +186,10 @@ class _Builder:
         members = frozenset(s.relations)
         read = tuple(sorted(reads(blocks) - members))
         recompute, diff = self.recompute(s)
+        if s.transform is not None:  # a Python callable: run again on the new inputs
+            return StratumUpdate(tuple(s.relations), "recompute",
+                                 tuple(sorted(set(s.transform.relations))), (), recompute,
+                                 diff)
         check = None
         if s.recursive:
             deletion, insertion = self.dred(s.relations, members)
@@ -205,6 +210,8 @@ class _Builder:
         if s.recursive:
             planned = plan_loops(Plan((), (Fixpoint(tuple(s.relations)),), {}), self.p,
                                  self.policy).statements
+        elif s.transform is not None:
+            planned = (transform_statement(s.transform, self.p.layouts),)
         else:
             rel = s.relations[0]
             query = Union(rel, tuple(Rows(b) for b in self.p.blocks.get(rel, [])))
@@ -355,6 +362,8 @@ def written(stmts):
     for event, s, _ in walk(stmts):
         if event == "choose":
             yield s.probe
+        elif event == "stmt" and isinstance(s, Transform):
+            yield from s.outputs
         elif event == "stmt":
             yield s.target
             if isinstance(s, (Append, Rename)):

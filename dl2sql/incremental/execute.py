@@ -83,8 +83,10 @@ class Updater:
     """Applies transactions to the relations a runner stores (all of them evaluated
     already, each in its full table)."""
 
-    def __init__(self, plan: UpdatePlan, runner, progress=None, choice: Choice = Choice()):
+    def __init__(self, plan: UpdatePlan, runner, progress=None, choice: Choice = Choice(),
+                 transforms: Optional[dict] = None):
         self.plan, self.runner, self.progress, self.choice = plan, runner, progress, choice
+        self.transforms = transforms  # user transformers (dl2sql.api.transformers)
         self.state = {t.name for t in plan.relations.values()}
         self.state |= {t.name for t in written(plan.init)}
         self.sizes: dict[str, int] = {}  # rows of each relation
@@ -237,7 +239,7 @@ class Updater:
             self.runner.rename(old, full)
             self.rows[old.name] = self.sizes[rel]
             self.empty.discard(old.name)
-        run_statements(s.recompute, self.runner, self.progress)
+        run_statements(s.recompute, self.runner, self.progress, self.transforms)
         for t in written(s.recompute):  # the loop's tables, dropped with the others
             if t.name not in self.state:
                 self.rows.setdefault(t.name, 0)

@@ -64,7 +64,9 @@ class StratumUpdate:
 
     ``method`` names the incremental algorithm (``input``, ``rules``: delta rules
     with rederivation of the rows that lost a derivation, ``group``: the groups of the
-    touched keys recomputed, ``dred``: delete and rederive for recursion, tried after ``check`` where there is one);
+    touched keys recomputed, ``dred``: delete and rederive for recursion, tried after
+    ``check`` where there is one; ``recompute``: a user transformer, run again whenever
+    an input changed);
     ``statements`` run it, leaving every relation's ``plus`` and ``minus`` tables and
     its full table updated. ``recompute`` evaluates the stratum from scratch into its
     full tables (after the executor renamed each to ``R__old``) and ``diff`` then makes

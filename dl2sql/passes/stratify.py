@@ -15,6 +15,8 @@ class Stratum:
     relations: tuple[str, ...]
     recursive: bool
     rules: tuple[T.CoreRule, ...]
+    # the application of a user transformer that computes ``relations`` (its outputs)
+    transform: object = None
 
 
 @dataclass(frozen=True)
@@ -39,14 +41,23 @@ def dependency_edges(rules: list[T.CoreRule]) -> list[Edge]:
     return edges
 
 
-def stratify(rules: list[T.CoreRule], relations: list[str]) -> list[Stratum]:
+def stratify(rules: list[T.CoreRule], relations: list[str],
+             transforms=()) -> list[Stratum]:
     """Strata of the non-input ``relations`` in an order where each stratum only reads
-    relations of earlier strata (or its own, when recursive)."""
+    relations of earlier strata (or its own, when recursive). Each of ``transforms``
+    (applications of user transformers, never recursive: the type checker refuses
+    it) is one stratum of its outputs, after all its inputs."""
     edges = dependency_edges(rules)
     succ: dict[str, list[str]] = {r: [] for r in relations}
     for e in edges:
         succ.setdefault(e.source, []).append(e.target)
         succ.setdefault(e.target, [])
+    nodes = {}  # a node of its own per application, between inputs and outputs
+    for i, app in enumerate(transforms):
+        nodes[node_name(i)] = app
+        succ[node_name(i)] = list(app.outputs)
+        for rel in app.relations:
+            succ.setdefault(rel, []).append(node_name(i))
     comps = _tarjan(succ)
     comp_of = {r: i for i, comp in enumerate(comps) for r in comp}
     diags = Diagnostics()
@@ -67,13 +78,25 @@ def stratify(rules: list[T.CoreRule], relations: list[str]) -> list[Stratum]:
     diags.raise_if_errors()
     self_loops = {e.target for e in edges if e.source == e.target}
     strata = []
+    transformed = {out for app in transforms for out in app.outputs}
     for comp in reversed(comps):  # Tarjan yields reverse topological order
+        if comp[0] in nodes:
+            app = nodes[comp[0]]
+            strata.append(Stratum(tuple(app.outputs), False, (), app))
+            continue
+        if comp[0] in transformed:
+            continue
         rels = tuple(sorted(comp))
         recursive = len(rels) > 1 or rels[0] in self_loops
         members = set(rels)
         strata.append(Stratum(rels, recursive, tuple(
             r for r in rules if any(h.relation in members for h in r.heads))))
     return strata
+
+
+def node_name(i: int) -> str:
+    """The dependency graph's node of the ``i``-th transformer application."""
+    return f"<transformer>#{i}"
 
 
 def _tarjan(succ: dict[str, list[str]]) -> list[list[str]]:

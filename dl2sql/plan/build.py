@@ -4,7 +4,8 @@ stratum, which loop planning (:mod:`dl2sql.plan.loops`) turns into statements.""
 from __future__ import annotations
 
 from dl2sql.passes.stratify import Stratum
-from dl2sql.plan.nodes import Column, Fixpoint, Materialize, Plan, Rows, Scan, Table, Union
+from dl2sql.plan.nodes import (Column, Fixpoint, Materialize, Plan, Rows, Scan, Table,
+                               Transform, Union)
 from dl2sql.ra.nodes import Block, RelationLayout
 
 
@@ -42,8 +43,19 @@ def build_plan(strata: list[Stratum], blocks: dict[str, list[Block]], inputs: li
         if s.recursive:
             statements.append(Fixpoint(tuple(s.relations)))
             continue
+        if s.transform is not None:
+            statements.append(transform_statement(s.transform, layouts))
+            continue
         rel = s.relations[0]
         query = Union(rel, tuple(Rows(b) for b in blocks.get(rel, [])), rel in bags)
         statements.append(Materialize(relation_table(layouts, rel), query, comment=rel))
     relations = {r: relation_table(layouts, r) for r in layouts}
     return Plan(tuple(input_tables), tuple(statements), relations)
+
+
+def transform_statement(app, layouts: dict[str, RelationLayout]) -> Transform:
+    """The statement that runs a user transformer's application ``app``."""
+    return Transform(app.transformer,
+                     tuple(relation_table(layouts, r) for r in app.relations),
+                     tuple(relation_table(layouts, r) for r in app.outputs),
+                     str(app.decl.span))

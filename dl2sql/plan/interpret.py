@@ -11,7 +11,8 @@ import time
 from typing import Optional, Protocol
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.plan.nodes import Append, Choose, Loop, Materialize, Plan, Rename, Stmt, Table
+from dl2sql.plan.nodes import (Append, Choose, Loop, Materialize, Plan, Rename, Stmt, Table,
+                               Transform)
 
 
 class Progress(Protocol):
@@ -24,7 +25,8 @@ class Progress(Protocol):
         """Called when a loop has converged."""
 
 
-def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Optional[Progress] = None) -> None:
+def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Optional[Progress] = None,
+            transforms: Optional[dict] = None) -> None:
     """Run ``plan`` on ``runner``.
 
     Every table of ``plan.inputs`` is loaded from ``inputs``: normalised rows, or an
@@ -36,7 +38,8 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     (:func:`steps`). A :class:`Choose` takes its doubling branch where the probe finds
     the graph long and thin. A runner with ``looping(loop)`` runs each loop inside that
     context manager (the Spark runner applies its co-partitioning settings once per
-    loop there).
+    loop there). A :class:`Transform` runs ``transforms[name](statement, runner)``
+    (the API binds user transformers, :mod:`dl2sql.api.transformers`).
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())
@@ -44,16 +47,17 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
             data.load_into(runner, table)
         else:
             runner.load(table, list(data))
-    _run_block(plan.statements, runner, progress, {})
+    _run_block(plan.statements, runner, progress, {}, transforms=transforms)
 
 
-def run_statements(stmts: tuple[Stmt, ...], runner, progress: Optional[Progress] = None) -> None:
+def run_statements(stmts: tuple[Stmt, ...], runner, progress: Optional[Progress] = None,
+                   transforms: Optional[dict] = None) -> None:
     """Run plan statements whose inputs the runner holds already (a part of a plan)."""
-    _run_block(stmts, runner, progress, {})
+    _run_block(stmts, runner, progress, {}, transforms=transforms)
 
 
 def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
-               counted: bool = True) -> None:
+               counted: bool = True, transforms: Optional[dict] = None) -> None:
     for stmt in stmts:
         if isinstance(stmt, Materialize):
             count = stmt.count and counted
@@ -69,6 +73,12 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
         elif isinstance(stmt, Choose):
             _run_block(stmt.doubling if _wants_doubling(stmt, runner) else stmt.linear,
                        runner, progress, counts)
+        elif isinstance(stmt, Transform):
+            run = (transforms or {}).get(stmt.transformer)
+            if run is None:
+                raise RuntimeFailure(f"transformer `{stmt.transformer}` (applied at "
+                                     f"{stmt.origin}) has no implementation bound")
+            run(stmt, runner)
         else:
             raise TypeError(f"not a plan statement: {stmt!r}")
 

@@ -207,7 +207,19 @@ class Choose:
     stratum: str
 
 
-Stmt = typing.Union[Materialize, Append, Rename, Patch, Loop, Choose, Fixpoint]
+@dataclass(frozen=True)
+class Transform:
+    """``outputs := transformer(inputs)``: a user transformer, a Python callable given
+    the input tables as DataFrames of the engine and returning one per output (the
+    API binds it, :mod:`dl2sql.api.transformers`); ``origin`` locates its ``apply``."""
+
+    transformer: str
+    inputs: tuple[Table, ...]
+    outputs: tuple[Table, ...]
+    origin: str
+
+
+Stmt = typing.Union[Materialize, Append, Rename, Patch, Loop, Choose, Fixpoint, Transform]
 
 
 @dataclass(frozen=True)

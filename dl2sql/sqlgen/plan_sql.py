@@ -8,7 +8,7 @@ from sqlglot import exp
 
 from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Loop,
                                Materialize, Plan, RecursiveUnion, Rename, Rows, Scan,
-                               Subtract, Table, Union)
+                               Subtract, Table, Transform, Union)
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
 from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all
@@ -59,6 +59,9 @@ class Lowering:
                 s, probe=self.table(s.probe), probe_query=self.query(s.probe_query),
                 doubling=tuple(self.statement(x) for x in s.doubling),
                 linear=tuple(self.statement(x) for x in s.linear))
+        if isinstance(s, Transform):
+            return dataclasses.replace(s, inputs=tuple(self.table(t) for t in s.inputs),
+                                       outputs=tuple(self.table(t) for t in s.outputs))
         raise TypeError(f"not a plan statement after loop planning: {s!r}")
 
     def query(self, q) -> exp.Expression:

@@ -160,13 +160,20 @@ class Builder(ExprBuilder):
         return n.IndexDecl(self.sp(meta), self.name(ch[0]), fields, ch[-1])
 
     def transformer(self, meta, ch):
-        return n.TransformerDecl(self.sp(meta), self.name(ch[0]))
+        return n.TransformerDecl(self.sp(meta), self.name(ch[0]), ch[1], ch[2])
+
+    def targs(self, meta, ch):
+        return tuple(c for c in ch if c is not None)
 
     def targ(self, meta, ch):
-        return None
+        relation, params, ret = ch[1]
+        return n.TransformerParam(self.sp(meta), self.name(ch[0]), relation, params, ret)
 
-    def hotype(self, meta, ch):
-        return None
+    def hotype_relation(self, meta, ch):
+        return (ch[0], (), None)
+
+    def hotype_function(self, meta, ch):
+        return (None, ch[0], ch[1])
 
     def apply_decl(self, meta, ch):
         return n.ApplyDecl(self.sp(meta), self.name(ch[0]), ch[1], ch[2])

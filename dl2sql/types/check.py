@@ -13,6 +13,8 @@ from dl2sql.types.check_rules import RuleChecker
 from dl2sql.types.infer import zonk
 from dl2sql.types.model import UNIT
 from dl2sql.types.transactional import check_stream_rule
+from dl2sql.types.transformers import (check_not_recursive, expand_applications,
+                                       user_applications)
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
 
@@ -24,6 +26,8 @@ class CheckedProgram:
     rules: list[T.CoreRule]
     functions: dict = dataclasses.field(default_factory=dict)
     indexes: dict = dataclasses.field(default_factory=dict)  # name -> IndexInfo
+    # applications of user transformers (dl2sql.types.transformers.Application)
+    transforms: list = dataclasses.field(default_factory=list)
 
 
 def check_program(modules: list[A.Module]) -> CheckedProgram:
@@ -33,18 +37,21 @@ def check_program(modules: list[A.Module]) -> CheckedProgram:
     syms = collect_symbols(modules, diags)
     _check_relation_decls(modules, syms, diags)
     indexes = check_indexes(modules, syms, diags)
+    applications, applied = expand_applications(modules, syms, diags)
     rules: list[T.CoreRule] = []
     for m in modules:
         for d in m.decls:
             if isinstance(d, A.Rule):
                 rules.append(RuleChecker(syms, m.name, diags).rule(d))
                 check_stream_rule(d, m.name, syms, diags)
-            elif isinstance(d, (A.TransformerDecl, A.ApplyDecl)):
-                diags.error(d.span, "transformers are not supported")
+    for module, rule in applied:  # what computes each `apply`, checked as rules
+        rules.append(RuleChecker(syms, module, diags).rule(rule))
+        check_stream_rule(rule, module, syms, diags)
+    check_not_recursive(applications, rules, diags)
     diags.raise_if_errors()
     functions = instantiate_functions(rules + _key_functions(syms, diags), syms, diags)
     diags.raise_if_errors()
-    return CheckedProgram(syms, rules, functions, indexes)
+    return CheckedProgram(syms, rules, functions, indexes, user_applications(applications))
 
 
 def _key_functions(syms: Symbols, diags: Diagnostics) -> list[T.TCall]:

@@ -352,7 +352,10 @@ def test_index_transformer_apply():
     i, j, t, a = mod(src).decls
     assert i.name == "I" and len(i.fields) == 2 and i.atom.args[2].name == "f"
     assert j.atom.args == () and j.atom.relation == "R"
-    assert show(t) == "TransformerDecl('SCC')"
+    assert t.name == "SCC" and [x.name for x in t.inputs] == ["E", "f"]
+    assert show(t.inputs[0].relation) == "TVarE('A')"
+    assert [p.name for p in t.inputs[1].params] == ["e"] and show(t.inputs[1].ret) == "TNameE('u8')"
+    assert t.outputs[0].name == "O" and t.outputs[0].relation is not None
     assert show(a) == "ApplyDecl('SCC', ['Edges', 'from'], ['Out'])"
 
 

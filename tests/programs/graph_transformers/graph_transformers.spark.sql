@@ -1,0 +1,256 @@
+-- __group4_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group4_rows` AS
+SELECT DISTINCT
+  `t1`.`_v` AS `e`,
+  `t1`.`_v`.`_0` AS `x`,
+  `t1`.`_v`.`_1` AS `y`,
+  CASE
+    WHEN `t1`.`_v`.`_0` < `t1`.`_v`.`_1`
+    THEN `t1`.`_v`.`_0`
+    ELSE `t1`.`_v`.`_1`
+  END AS `lo`,
+  CASE
+    WHEN `t1`.`_v`.`_0` < `t1`.`_v`.`_1`
+    THEN `t1`.`_v`.`_1`
+    ELSE `t1`.`_v`.`_0`
+  END AS `hi`,
+  `t1`.`_v` AS `__value`
+FROM `Link` AS `t1`;
+-- __group4
+CREATE OR REPLACE TEMPORARY VIEW `__group4` AS
+SELECT
+  `t1`.`lo` AS `lo`,
+  `t1`.`hi` AS `hi`,
+  STRUCT(
+    STRUCT(`t1`.`lo` AS _0, `t1`.`hi` AS _1) AS key,
+    ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
+  ) AS `__grouped1`
+FROM `__group4_rows` AS `t1`
+GROUP BY
+  `t1`.`lo`,
+  `t1`.`hi`
+HAVING
+  COUNT(*) > 0;
+-- Mutual
+CREATE OR REPLACE TEMPORARY VIEW `Mutual` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`lo` AS _0, `t1`.`hi` AS _1) AS `_v`
+FROM `__group4` AS `t1`
+WHERE
+  CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) > CAST(1 AS DECIMAL(38, 0))
+UNION
+SELECT DISTINCT
+  STRUCT(`t1`.`hi` AS _0, `t1`.`lo` AS _1) AS `_v`
+FROM `__group4` AS `t1`
+WHERE
+  CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) > CAST(1 AS DECIMAL(38, 0));
+-- MutualGroup__Edges
+CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__Edges` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`_v`.`_1` AS _0, `t1`.`_v`.`_0` AS _1) AS `_v`
+FROM `Mutual` AS `t1`;
+-- MutualGroup__Reach: non-recursive rules
+CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__Reach` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`_v`.`_1` AS _0, `t1`.`_v`.`_1` AS _1) AS `_v`
+FROM `MutualGroup__Edges` AS `t1`;
+-- MutualGroup__Reach: first delta
+CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__Reach__delta` AS
+SELECT
+  *
+FROM `MutualGroup__Reach`;
+-- repeat (stratum MutualGroup__Reach; 4 steps per check while every delta is below 10000 rows):
+  -- MutualGroup__Reach: new facts of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__Reach__new` AS
+  SELECT
+    `n`.`_v`
+  FROM (
+    SELECT DISTINCT
+      STRUCT(`t1`.`_v`.`_0` AS _0, `t2`.`_v`.`_1` AS _1) AS `_v`
+    FROM `MutualGroup__Reach__delta` AS `t1`
+    JOIN `MutualGroup__Edges` AS `t2`
+      ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1`
+  ) AS `n`
+  LEFT ANTI JOIN `MutualGroup__Reach` AS `o`
+    ON `n`.`_v` = `o`.`_v`;
+  -- MutualGroup__Reach := MutualGroup__Reach UNION ALL MutualGroup__Reach__new
+  -- MutualGroup__Reach__delta := MutualGroup__Reach__new
+-- until empty: MutualGroup__Reach__new
+-- __group5_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group5_rows` AS
+SELECT DISTINCT
+  `t1`.`_v`.`_0` AS `k`,
+  `t1`.`_v`.`_1` AS `n`,
+  `t1`.`_v`.`_0` AS `__value`
+FROM `MutualGroup__Reach` AS `t1`;
+-- __group5
+CREATE OR REPLACE TEMPORARY VIEW `__group5` AS
+SELECT
+  `t1`.`n` AS `n`,
+  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group5_rows` AS `t1`
+GROUP BY
+  `t1`.`n`
+HAVING
+  COUNT(*) > 0;
+-- MutualGroup
+CREATE OR REPLACE TEMPORARY VIEW `MutualGroup` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
+FROM `__group5` AS `t1`;
+-- Reached__Edges
+CREATE OR REPLACE TEMPORARY VIEW `Reached__Edges` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`src` AS _0, `t1`.`dst` AS _1) AS `_v`
+FROM `Edge` AS `t1`;
+-- Reached__Reach: non-recursive rules
+CREATE OR REPLACE TEMPORARY VIEW `Reached__Reach` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`_v`.`_1` AS _0, `t1`.`_v`.`_1` AS _1) AS `_v`
+FROM `Reached__Edges` AS `t1`;
+-- Reached__Reach: first delta
+CREATE OR REPLACE TEMPORARY VIEW `Reached__Reach__delta` AS
+SELECT
+  *
+FROM `Reached__Reach`;
+-- repeat (stratum Reached__Reach; 4 steps per check while every delta is below 10000 rows):
+  -- Reached__Reach: new facts of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Reached__Reach__new` AS
+  SELECT
+    `n`.`_v`
+  FROM (
+    SELECT DISTINCT
+      STRUCT(`t1`.`_v`.`_0` AS _0, `t2`.`_v`.`_1` AS _1) AS `_v`
+    FROM `Reached__Reach__delta` AS `t1`
+    JOIN `Reached__Edges` AS `t2`
+      ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1`
+  ) AS `n`
+  LEFT ANTI JOIN `Reached__Reach` AS `o`
+    ON `n`.`_v` = `o`.`_v`;
+  -- Reached__Reach := Reached__Reach UNION ALL Reached__Reach__new
+  -- Reached__Reach__delta := Reached__Reach__new
+-- until empty: Reached__Reach__new
+-- __group3_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group3_rows` AS
+SELECT DISTINCT
+  `t1`.`_v`.`_0` AS `k`,
+  `t1`.`_v`.`_1` AS `n`,
+  `t1`.`_v`.`_0` AS `__value`
+FROM `Reached__Reach` AS `t1`;
+-- __group3
+CREATE OR REPLACE TEMPORARY VIEW `__group3` AS
+SELECT
+  `t1`.`n` AS `n`,
+  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group3_rows` AS `t1`
+GROUP BY
+  `t1`.`n`
+HAVING
+  COUNT(*) > 0;
+-- Reached
+CREATE OR REPLACE TEMPORARY VIEW `Reached` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
+FROM `__group3` AS `t1`;
+-- Component__Edges
+CREATE OR REPLACE TEMPORARY VIEW `Component__Edges` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`src` AS _0, `t1`.`dst` AS _1) AS `_v`
+FROM `Edge` AS `t1`;
+-- Component__Path: non-recursive rules
+CREATE OR REPLACE TEMPORARY VIEW `Component__Path` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`_v`.`_0` AS _0, `t1`.`_v`.`_1` AS _1) AS `_v`
+FROM `Component__Edges` AS `t1`;
+-- Component__Path: first delta
+CREATE OR REPLACE TEMPORARY VIEW `Component__Path__delta` AS
+SELECT
+  *
+FROM `Component__Path`;
+-- repeat (stratum Component__Path; 4 steps per check while every delta is below 10000 rows):
+  -- Component__Path: new facts of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Component__Path__new` AS
+  SELECT
+    `n`.`_v`
+  FROM (
+    SELECT DISTINCT
+      STRUCT(`t1`.`_v`.`_0` AS _0, `t2`.`_v`.`_1` AS _1) AS `_v`
+    FROM `Component__Path__delta` AS `t1`
+    JOIN `Component__Edges` AS `t2`
+      ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1`
+  ) AS `n`
+  LEFT ANTI JOIN `Component__Path` AS `o`
+    ON `n`.`_v` = `o`.`_v`;
+  -- Component__Path := Component__Path UNION ALL Component__Path__new
+  -- Component__Path__delta := Component__Path__new
+-- until empty: Component__Path__new
+-- __group2_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
+SELECT DISTINCT
+  `t1`.`_v`.`_0` AS `n`,
+  `t1`.`_v`.`_1` AS `m`,
+  `t1`.`_v`.`_1` AS `__value`
+FROM `Component__Path` AS `t1`
+JOIN `Component__Path` AS `t2`
+  ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1` AND `t2`.`_v`.`_1` = `t1`.`_v`.`_0`;
+-- __group2
+CREATE OR REPLACE TEMPORARY VIEW `__group2` AS
+SELECT
+  `t1`.`n` AS `n`,
+  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group2_rows` AS `t1`
+GROUP BY
+  `t1`.`n`
+HAVING
+  COUNT(*) > 0;
+-- Component
+CREATE OR REPLACE TEMPORARY VIEW `Component` AS
+SELECT DISTINCT
+  STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
+FROM `__group2` AS `t1`;
+-- Labeled
+CREATE OR REPLACE TEMPORARY VIEW `Labeled` AS
+SELECT DISTINCT
+  `t1`.`_v`.`_0` AS `node`,
+  `t1`.`_v`.`_1` AS `label`
+FROM `Component` AS `t1`
+UNION
+SELECT DISTINCT
+  `t1`.`name` AS `node`,
+  `t1`.`name` AS `label`
+FROM `Node` AS `t1`
+WHERE
+  NOT EXISTS(
+    SELECT
+      1
+    FROM `Component` AS `t2`
+    WHERE
+      `t2`.`_v`.`_0` = `t1`.`name`
+  );
+-- __group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+SELECT DISTINCT
+  `t1`.`node` AS `n`,
+  `t1`.`label` AS `l`,
+  `t1`.`node` AS `__value`
+FROM `Labeled` AS `t1`;
+-- __group1
+CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+SELECT
+  `t1`.`l` AS `l`,
+  STRUCT(`t1`.`l` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group1_rows` AS `t1`
+GROUP BY
+  `t1`.`l`
+HAVING
+  COUNT(*) > 0;
+-- ComponentSize
+CREATE OR REPLACE TEMPORARY VIEW `ComponentSize` AS
+SELECT DISTINCT
+  `t1`.`l` AS `label`,
+  CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) AS `size`
+FROM `__group1` AS `t1`;
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
+SELECT DISTINCT
+  TRUE AS `_unit`;
