@@ -31,11 +31,11 @@ FLAGS = {"three": ("--output-internal-relations",)}
 LIBRARY_TESTS = ("std_test", "vec_test", "set_test", "map_test", "group_test", "fp_test",
                  "hashset_test", "tinyset_test", "url_test", "uuid_test", "net_test",
                  "json_test", "regex_test", "internment_test", "base64_test",
-                 "time_test")
+                 "time_test", "ddvalue_test")
 REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "internment_test",
             "fp_test", "set_test", "map_test", "group_test", "tutorial", "base64_test",
             "uuid_test", "url_test", "regex_test", "hashset_test", "tinyset_test",
-            "streams", "vec_test", "json_test", "net_test", "time_test")
+            "streams", "vec_test", "json_test", "net_test", "time_test", "ddvalue_test")
 # Python implementations of a program's extern functions (upstream's are Rust):
 # tests/conformance_externs/NAME.py, when the program has any
 EXTERNS = Path(__file__).parent / "conformance_externs"

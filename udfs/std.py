@@ -19,7 +19,8 @@ Calling conventions (used by :class:`dl2sql.runtime.interp.Interpreter`):
 
 Group functions are in :mod:`dl2sql.udfs.std_group`. ``map``/``and_then``/
 ``ok_or_else``/``map_err`` of Option and Result are DDlog functions in
-``stdlib/ddlog_std.dl``. Not implemented: ``to_any``/``from_any``; ``hash32/64/128`` raise, since Rust's hash stream cannot be reproduced.
+``stdlib/ddlog_std.dl``. ``hash32/64/128`` raise, since Rust's hash stream cannot be
+reproduced.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.runtime.ops import to_string as prim_to_string, wrap
 from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple
 from dl2sql.runtime.defaults import default_value
-from dl2sql.runtime.values import Record
+from dl2sql.runtime.values import AnyValue, Record
 from dl2sql.udfs.lib_collections import LIBRARY_COLLECTIONS
 from dl2sql.udfs.lib_base64 import LIBRARY_BASE64
 from dl2sql.udfs.lib_fp import FP
@@ -143,6 +144,19 @@ def to_string(ctx: Ctx, x) -> str:
 def to_string_debug(ctx: Ctx, x) -> str:
     """Rust ``Debug`` format (§7.5.3)."""
     return _debug(ctx.targs[0], x, ctx.env)
+
+
+@typed
+def to_any(ctx: Ctx, x) -> AnyValue:
+    """``x`` with its type (the call's type argument)."""
+    return AnyValue(ctx.targs[0], x)
+
+
+@typed
+def from_any(ctx: Ctx, value: AnyValue):
+    """``Some{x}`` when ``value`` holds an ``x`` of the requested type, else ``None``
+    (DDlog compares the Rust types; dl2sql the DDlog types, aliases expanded)."""
+    return some(value.value) if value.type == ctx.targs[0] else NONE
 
 
 @typed
@@ -303,6 +317,7 @@ STD: dict[str, Callable] = {_S + name: fn for name, fn in {
     "str_to_lower": str.lower,
     "from_utf8": from_utf8, "encode_utf16": encode_utf16, "from_utf16": from_utf16,
     "to_string": to_string, "to_string_debug": to_string_debug, "hex": hex_,
+    "to_any": to_any, "from_any": from_any,
     "parse_dec_u64": parse_dec_u64, "parse_dec_i64": parse_dec_i64,
     "min": min_, "max": max_, "pow32": pow32, "default": default, "range_vec": range_vec,
     "hash32": _no_hash, "hash64": _no_hash, "hash128": _no_hash,

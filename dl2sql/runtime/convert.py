@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the runtime imports no compiler stage
 def to_sql(t: Type, v, env: TypeEnv):
     """The normalised SQL form of value ``v`` of type ``t``."""
     if isinstance(t, TNamed) and is_recursive(t, env):
-        return encode(v)
+        return encode(v, env)
     if isinstance(t, (TBool, TString, TBit, TSigned, TBigInt)):
         return v
     if isinstance(t, (TFloat, TDouble)):

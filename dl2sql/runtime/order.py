@@ -17,7 +17,7 @@ from dl2sql.types.model import (HASHSET, INTERN, SIZE_FIRST_SETS, TRANSPARENT, M
                                 TString, TTuple, Type, TypeEnv)
 from dl2sql.runtime.rust_hash import hash_order_key
 from dl2sql.runtime.xxhash64 import interned_string_hash
-from dl2sql.runtime.values import Record
+from dl2sql.runtime.values import AnyValue, Record
 from dl2sql.types.storage import extern_storage
 
 # Heap wrappers compare as their pointee, except interned strings: DDlog orders an
@@ -51,6 +51,10 @@ def sort_key(t: Type, v, env: TypeEnv):
         return _float_key(v)
     if isinstance(t, TTuple):
         return tuple(sort_key(et, ev, env) for et, ev in zip(t.elems, v))
+    if isinstance(v, AnyValue):
+        # DDlog orders by the Rust TypeId first (unspecified); any fixed order of
+        # types will do, then values of one type in their own order
+        return (str(v.type), sort_key(v.type, v.value, env))
     if isinstance(t, TNamed):
         if t.name == VEC:
             et = t.args[0]
@@ -135,6 +139,8 @@ def normalize(t: Type, v, env: TypeEnv):
             return tuple(entries[k] for k in sorted(entries))
         if t.name in TRANSPARENT:
             return normalize(t.args[0], v, env)
+        if isinstance(v, AnyValue):
+            return AnyValue(v.type, normalize(v.type, v.value, env))
         defn = env.defs.get(t.name)
         if defn is not None and defn.ctors and isinstance(v, Record):
             ctor = env.ctors(t)[env.ctor_index(t, v.ctor)]

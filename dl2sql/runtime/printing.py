@@ -14,7 +14,7 @@ from decimal import Decimal, localcontext
 
 from dl2sql.types.model import (SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool, TDouble,
                                 TFloat, TNamed, TSigned, TString, TTuple, Type, TypeEnv)
-from dl2sql.runtime.values import Record
+from dl2sql.runtime.values import AnyValue, Record
 from dl2sql.types.storage import extern_storage
 from dl2sql.runtime.extern_types import PRINTED
 from dl2sql.runtime.order import normalize, to_f32
@@ -168,6 +168,9 @@ def _fmt_named(t: TNamed, v, env: TypeEnv, out: list) -> None:
         return
     if t.name in TRANSPARENT:
         _fmt(t.args[0], v, env, out)
+        return
+    if isinstance(v, AnyValue):  # DDlog prints the value inside
+        _fmt(v.type, v.value, env, out)
         return
     if extern_storage(t) is not None and extern_storage(t).record is not None:
         out.append(escape_string(PRINTED[t.name](v)))  # its record: a string

@@ -34,3 +34,12 @@ class GroupValue:
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class AnyValue:
+    """A ``ddlog_std::Any``: a value together with its DDlog type, which ``from_any``
+    checks (as DDlog's Rust checks the ``TypeId``) and the printer and order read."""
+
+    type: object  # a dl2sql.types.model.Type
+    value: object

@@ -49,7 +49,7 @@ class ExprCompiler(CallCompiler):
     def literal(self, t: Type, v) -> exp.Expression:
         """The SQL expression for runtime value ``v`` of type ``t``."""
         if is_recursive(t, self.env):
-            return exp.Literal.string(encode(v))
+            return exp.Literal.string(encode(v, self.env))
         if isinstance(t, TBool):
             return exp.Boolean(this=bool(v))
         if isinstance(t, TString):

@@ -132,6 +132,7 @@ INTERN = f"{STD}::Intern"
 HASHSET, SET64 = "hashset::HashSet", "tinyset::Set64"
 SET_KINDS = frozenset({SET, HASHSET, SET64})
 SIZE_FIRST_SETS = frozenset({HASHSET, SET64})
+ANY = f"{STD}::Any"  # holds a value of any type, with that type
 # Wrappers whose values are their contents, in SQL and at run time alike.
 IOBJ = "intern::IObj"  # the older `intern` library's interned objects
 TRANSPARENT = frozenset({REF, INTERN, IOBJ})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import (INTERN, SIZE_FIRST_SETS, VEC, TBigInt, TBit, TNamed, TSigned, TString,
+from dl2sql.types.model import (ANY, INTERN, SIZE_FIRST_SETS, VEC, TBigInt, TBit, TNamed, TSigned, TString,
                                 TTuple, Type, TypeEnv, unwrapped)
 
 
@@ -125,20 +125,26 @@ def struct_slots(t: Type, env: TypeEnv) -> tuple[StructSlot, ...] | None:
     return None
 
 
-def is_recursive(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> bool:
-    """True when values of ``t`` may contain values of their own type (through
-    ``Ref``): they have no finite SQL type and live only inside the interpreter."""
+def is_recursive(t: Type, env: TypeEnv) -> bool:
+    """True when values of ``t`` have no finite SQL type: they may contain values of
+    their own type (through ``Ref``), or ``t`` is ``Any`` (a value of any type). Such
+    values are stored as canonical text and live only inside the interpreter; a
+    collection or struct of ``Any`` values is stored natively, around that text."""
+    return (isinstance(t, TNamed) and t.name == ANY) or _contains_itself(t, env, frozenset())
+
+
+def _contains_itself(t: Type, env: TypeEnv, seen: frozenset) -> bool:
     if isinstance(t, TTuple):
-        return any(is_recursive(e, env, _seen) for e in t.elems)
+        return any(_contains_itself(e, env, seen) for e in t.elems)
     if not isinstance(t, TNamed):
         return False
-    if t in _seen:
+    if t in seen:
         return True
-    seen = _seen | {t}
-    if any(is_recursive(a, env, seen) for a in t.args):
+    seen = seen | {t}
+    if any(_contains_itself(a, env, seen) for a in t.args):
         return True
     if t.name in env.defs and not env.defs[t.name].extern:
-        return any(is_recursive(ft, env, seen) for c in env.ctors(t) for _, ft in c.fields)
+        return any(_contains_itself(ft, env, seen) for c in env.ctors(t) for _, ft in c.fields)
     return False
 
 
