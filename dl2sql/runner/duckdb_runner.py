@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
-from dl2sql.sqlgen.trees import select_all, table as table_ref
+from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 
 # Rows are sent in chunks so that a very large input does not build one giant
 # parameter list (DuckDB copies every parameter into its own vectors).
@@ -203,8 +203,7 @@ class DuckDBRunner:
 
     def drop(self, table: Table) -> None:
         """``DROP TABLE IF EXISTS table``."""
-        self.con.execute(self.sql(exp.Drop(tables=[table_ref(table.name)], kind="TABLE",
-                                           exists=True)))
+        self.con.execute(self.sql(drop_table(table.name)))
 
     def size(self, table: Table) -> int:
         """Number of rows of ``table`` (counted: DuckDB keeps no sizes apart)."""

@@ -33,6 +33,14 @@ def table(name: str, alias: str | None = None) -> exp.Table:
         t.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
     return t
 
+def drop_table(name: str) -> exp.Drop:
+    """``DROP TABLE IF EXISTS name`` (sqlglot calls the dropped table ``this`` before its
+    version 30.x and ``tables`` since)."""
+    if "tables" in exp.Drop.arg_types:
+        return exp.Drop(tables=[table(name)], kind="TABLE", exists=True)
+    return exp.Drop(this=table(name), kind="TABLE", exists=True)
+
+
 def select_all(name: str) -> exp.Select:
     """``SELECT * FROM name``."""
     return exp.Select(expressions=[exp.Star()]).from_(table(name))
