@@ -113,8 +113,9 @@ def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list,
     for b in p.blocks[rel]:
         if isinstance(b, GroupBlock):
             keys = ", ".join(expr_to_str(k) for k in b.keys)
-            out.append(f"{pad}{head} <- Group[keys {keys}; key {expr_to_str(b.key)}; "
-                       f"value {expr_to_str(b.value)}]")
+            what = (f"key {expr_to_str(b.key)}; value {expr_to_str(b.value)}"
+                    if b.aggregate == "group" else b.aggregate)
+            out.append(f"{pad}{head} <- Group[keys {keys}; {what}]")
             source(b.source.relation, b.source.alias,
                    f"{pad}    Scan[{b.source.relation} AS {b.source.alias}]")
             continue

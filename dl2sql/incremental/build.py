@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from dl2sql.incremental.closure_check import closure_check
-from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.closure import closure_update
+from dl2sql.incremental.nodes import (CountChange, Enough, OverDeletion, Refuse,
+                                      StratumUpdate, UpdatePlan)
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
 from dl2sql.passes.stratify import Stratum
@@ -190,20 +191,23 @@ class _Builder:
             return StratumUpdate(tuple(s.relations), "recompute",
                                  tuple(sorted(set(s.transform.relations))), (), recompute,
                                  diff)
-        check = None
-        if s.recursive:
+        closure = None
+        if s.recursive and len(s.relations) == 1 and s.relations[0] in self.p.closures:
+            closure = closure_update(self, self.p.closures[s.relations[0]][0], blocks[0].span)
+        if closure is not None:
+            method, stmts = "closure", list(closure.statements)
+        elif s.recursive:
             deletion, insertion = self.dred(s.relations, members)
             method, stmts = "dred", deletion + insertion
-            if s.relations[0] in self.p.closures and len(s.relations) == 1:
-                check = closure_check(self, self.p.closures[s.relations[0]][0], blocks[0].span,
-                                      tuple(insertion))
         elif any(isinstance(b, GroupBlock) for b in blocks):
             method, stmts = "group", self.group(s.relations[0], blocks[0])
         else:
             method, stmts = "rules", self.rules(s.relations[0], blocks)
         negated = {aj.source.relation for b in blocks for aj in getattr(b, "antijoins", ())}
         return StratumUpdate(tuple(s.relations), method, read, tuple(stmts), recompute, diff,
-                             tuple(sorted(negated - members)), check)
+                             tuple(sorted(negated - members)),
+                             closure.undo if closure else (),
+                             closure.pending if closure else None)
 
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
@@ -246,7 +250,10 @@ class _Builder:
         return stmts + self.changes(rel, plus, minus)
 
     def group(self, rel: str, block: GroupBlock) -> list:
-        """A ``group_by``'s groups: those of the touched keys made again."""
+        """A ``group_by``'s groups: those of the touched keys made again (counted ones
+        by their change, :meth:`counted_group`)."""
+        if block.aggregate == "count":
+            return self.counted_group(rel, block)
         src = block.source
         if not block.keys:  # one group: made again whole
             fresh = Parts(rel, (Part(Rows(block), ()),))
@@ -254,14 +261,50 @@ class _Builder:
                     *self.changes(rel, self.minus(self.scan(rel, "fresh"), rel, "full"),
                                   self.minus(Parts(rel, (Part(Scan(table_name(rel)), ()),)),
                                              rel, "fresh"))]
-        key_layout = RelationLayout(f"{rel}#keys", block.key.type, tuple(
-            (f"k{i}", k.type) for i, k in enumerate(block.keys)), None)
+        keys_table, touched_keys, with_keys = self._touched(rel, block)
         source_layout = dataclasses.replace(self.p.layouts[src.relation],
                                             relation=f"{rel}#source")
-        self.helper_layouts.update({key_layout.relation: key_layout,
-                                    source_layout.relation: source_layout})
-        keys_table = self._helper(rel, "keys", key_layout)
+        self.helper_layouts[source_layout.relation] = source_layout
         source_table = self._helper(rel, "source", source_layout)
+        touched = with_keys(src, source_layout.relation, source_layout.columns, block.keys)
+        fresh = dataclasses.replace(block, source=Source(src.alias, rel, "source"))
+        return [
+            touched_keys,
+            Enough(keys_table, rel),
+            Materialize(source_table, Parts(rel, (Part(Rows(touched), (keys_table.name,)),)),
+                        count=True, comment=f"{rel}: the rows of those groups"),
+            self.made(rel, "fresh", Parts(rel, (Part(Rows(fresh), (source_table.name,)),)),
+                      f"{rel}: those groups now"),
+            self._prior(rel, keys_table, with_keys),
+            *self.changes(rel, self.minus(self.scan(rel, "fresh"), rel, "full"),
+                          self.minus(self.scan(rel, "prior"), rel, "fresh")),
+        ]
+
+    def counted_group(self, rel: str, block: GroupBlock) -> list:
+        """A group that is only counted (:mod:`dl2sql.passes.group_counts`): each touched
+        key's count, plus the rows the transaction added to its group, less those it
+        removed; no row of the groups is read."""
+        src = block.source.relation
+        if block.keys:
+            keys_table, touched_keys, with_keys = self._touched(rel, block)
+            stmts = [touched_keys, self._prior(rel, keys_table, with_keys)]
+        else:
+            stmts = [self.made(rel, "prior", Parts(rel, (Part(Scan(table_name(rel)), ()),)),
+                               f"{rel}: the count before")]
+        fresh = CountChange(block, table_name(rel, "prior"), table_name(src, "plus"),
+                            table_name(src, "minus"))
+        stmts.append(self.made(rel, "fresh", fresh, f"{rel}: those counts now"))
+        return stmts + self.changes(rel, self.minus(self.scan(rel, "fresh"), rel, "full"),
+                                    self.minus(self.scan(rel, "prior"), rel, "fresh"))
+
+    def _touched(self, rel: str, block: GroupBlock):
+        """The table of the keys of the groups a transaction touches, the statement
+        that makes it, and a function joining a source with it."""
+        src = block.source
+        key_layout = RelationLayout(f"{rel}#keys", block.key.type, tuple(
+            (f"k{i}", k.type) for i, k in enumerate(block.keys)), None)
+        self.helper_layouts[key_layout.relation] = key_layout
+        keys_table = self._helper(rel, "keys", key_layout)
 
         def keys_of(version: str) -> Part:
             b = Block(key_layout.relation, (Source(src.alias, src.relation, version),), (),
@@ -274,24 +317,17 @@ class _Builder:
             outs = tuple(T.TCol(t, source.alias, n) for n, t in columns)
             return Block(relation, (Source(KEYS_ALIAS, rel, "keys"), source), on, (), outs,
                          block.span)
-        touched = with_keys(src, source_layout.relation, source_layout.columns, block.keys)
+        made = Materialize(keys_table, Parts(rel, (keys_of("plus"), keys_of("minus"))),
+                           count=True, comment=f"{rel}: the keys of the groups the changes touch")
+        return keys_table, made, with_keys
+
+    def _prior(self, rel: str, keys_table: Table, with_keys) -> Materialize:
+        """The stored rows of the touched keys."""
         stored = self.p.layouts[rel].columns
         prior = with_keys(Source(STORED_ALIAS, rel, "full"), rel, stored, tuple(
             T.TCol(t, STORED_ALIAS, n) for n, t in stored[:-1]))
-        fresh = dataclasses.replace(block, source=Source(src.alias, rel, "source"))
-        return [
-            Materialize(keys_table, Parts(rel, (keys_of("plus"), keys_of("minus"))),
-                        count=True, comment=f"{rel}: the keys of the groups the changes touch"),
-            Enough(keys_table, rel),
-            Materialize(source_table, Parts(rel, (Part(Rows(touched), (keys_table.name,)),)),
-                        count=True, comment=f"{rel}: the rows of those groups"),
-            self.made(rel, "fresh", Parts(rel, (Part(Rows(fresh), (source_table.name,)),)),
-                      f"{rel}: those groups now"),
-            self.made(rel, "prior", Parts(rel, (Part(Rows(prior), (keys_table.name,)),)),
-                      f"{rel}: those groups before"),
-            *self.changes(rel, self.minus(self.scan(rel, "fresh"), rel, "full"),
-                          self.minus(self.scan(rel, "prior"), rel, "fresh")),
-        ]
+        return self.made(rel, "prior", Parts(rel, (Part(Rows(prior), (keys_table.name,)),)),
+                         f"{rel}: those groups before")
 
     def _helper(self, rel: str, version: str, layout: RelationLayout) -> Table:
         t = Table(table_name(rel, version), tuple(Column(n, ty) for n, ty in layout.columns),

@@ -17,15 +17,14 @@ from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.build import written
-from dl2sql.incremental.nodes import (Enough, OverDeletion, Refuse, StratumUpdate,
-                                      SupportCheck, UpdatePlan)
+from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
 
 
-# the method of a transitive closure whose support check found every path kept
-NOTHING_LOST = "closure check (no path lost)"
+# the method of a transitive closure whose removed edges are all paths still
+NOTHING_LOST = "closure (no path lost)"
 
 
 @dataclass(frozen=True)
@@ -171,8 +170,6 @@ class Updater:
         past = self._past = self.history.setdefault(s.name, _History())
         if s.method != "input" and self._large(s):
             method = "recompute"
-        elif s.check is not None and self._deletes(s) and self._nothing_lost(s.check):
-            method = NOTHING_LOST
         elif s.method == "dred" and past.skip and self._deletes(s):
             past.skip -= 1
             method = "recompute (DRed gave up recently)"
@@ -181,6 +178,7 @@ class Updater:
                 self._run(s.statements)
             except _GiveUp as why:
                 method = f"recompute ({why})"
+                self._run(s.undo)
                 if s.method == "dred":
                     self._undo_overdeletion(s)
                     past.backoff = min(max(1, 2 * past.backoff), self.choice.backoff)
@@ -188,8 +186,9 @@ class Updater:
             else:
                 if s.method == "dred" and self._deletes(s):
                     past.backoff = past.skip = 0
-        elif method == NOTHING_LOST:
-            self._run(s.check.insertion)
+                if s.lossless is not None and self._deletes(s) \
+                        and s.lossless.name in self.empty:
+                    method = NOTHING_LOST
         if method.startswith("recompute"):
             started = time.perf_counter()
             self._recompute(s)
@@ -215,11 +214,6 @@ class Updater:
                      for v in ("plus", "minus"))
         share = self.choice.recompute_share
         return share is not None and base > 0 and change > share * base
-
-    def _nothing_lost(self, check: SupportCheck) -> bool:
-        """Whether the support check finds every row of the stratum kept."""
-        self._run(check.statements)
-        return check.pending.name in self.empty
 
     def _deletes(self, s: StratumUpdate) -> bool:
         """Whether DRed would over-delete: a relation the stratum reads lost rows, or
@@ -264,10 +258,10 @@ class Updater:
             elif isinstance(stmt, OverDeletion):
                 self._loop(stmt.loop, stmt)
             elif isinstance(stmt, Enough):
-                share = self.choice.recompute_share
+                share = getattr(self.choice, stmt.share)
                 if share is not None and self.rows.get(stmt.table.name, 0) > share * max(
                         1, self.sizes[stmt.relation]):
-                    raise _GiveUp("many groups touched")
+                    raise _GiveUp(stmt.why)
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
                     rows = self.runner.fetch(stmt.table)
@@ -331,7 +325,7 @@ class Updater:
         self.empty.add(source.name)
 
     def _loop(self, loop: Loop, over: Optional[OverDeletion] = None) -> None:
-        iteration = 0
+        iteration, outer = 0, self.counted
         while True:
             if iteration >= loop.max_iterations:
                 raise RuntimeFailure(f"{loop.stratum} did not converge within "
@@ -346,9 +340,11 @@ class Updater:
                 self.progress.on_iteration(loop.stratum, iteration, counts,
                                            time.perf_counter() - t0)
             if not any(counts.values()):
-                return
+                break
             if over is not None and self._too_large(loop, over):
                 raise _GiveUp("over-deletion too large")
+        # an enclosing loop's counts stay (its termination reads them after its body)
+        self.counted = {**outer, **self.counted}
 
     def _too_large(self, loop: Loop, over: OverDeletion) -> bool:
         """Whether over-deletion has grown past what recomputing would cost."""

@@ -26,13 +26,17 @@ class OverDeletion:
 
 @dataclass(frozen=True)
 class Enough:
-    """A check of a group stratum's update: once ``table`` (the keys of the groups a
-    transaction touches) holds more than the executor's recompute share of the rows of
-    ``relation`` (all groups), the stratum is recomputed instead, as making most groups
-    again costs more than making them all."""
+    """A check of a stratum's update: once ``table`` holds more than the executor's
+    ``share`` (a :class:`~dl2sql.incremental.execute.Choice` field) of the rows of
+    ``relation``, the stratum is recomputed instead (``why`` says so in its method's
+    name). A group stratum checks the keys of the groups a transaction touches (making
+    most groups again costs more than making them all), a transitive closure the paths
+    it may lose."""
 
     table: Table
     relation: str
+    why: str = "many groups touched"
+    share: str = "recompute_share"
 
 
 @dataclass(frozen=True)
@@ -47,15 +51,16 @@ class Refuse:
 
 
 @dataclass(frozen=True)
-class SupportCheck:
-    """Whether a transaction's deletions keep every row of a transitive closure
-    (:mod:`dl2sql.incremental.closure_check`): ``statements`` leave in ``pending`` the
-    removed edges that are no longer paths. When it is empty no row is lost, and
-    ``insertion`` (the rows the inserted edges derive) is all the stratum runs."""
+class CountChange:
+    """A query: the counts of a counted group's keys after a transaction, from their
+    counts before (``prior``, the stored rows of the touched keys) and the rows the
+    transaction added to (``plus``) and removed from (``minus``) the source; keys whose
+    count falls to 0 have no row (DDlog's groups are never empty)."""
 
-    statements: tuple
-    pending: Table
-    insertion: tuple
+    block: object  # the GroupBlock (aggregate "count")
+    prior: str
+    plus: str
+    minus: str
 
 
 @dataclass(frozen=True)
@@ -64,9 +69,9 @@ class StratumUpdate:
 
     ``method`` names the incremental algorithm (``input``, ``rules``: delta rules
     with rederivation of the rows that lost a derivation, ``group``: the groups of the
-    touched keys recomputed, ``dred``: delete and rederive for recursion, tried after
-    ``check`` where there is one; ``recompute``: a user transformer, run again whenever
-    an input changed);
+    touched keys recomputed, ``dred``: delete and rederive for recursion, ``closure``:
+    a transitive closure by its changed edges (:mod:`dl2sql.incremental.closure`);
+    ``recompute``: a user transformer, run again whenever an input changed);
     ``statements`` run it, leaving every relation's ``plus`` and ``minus`` tables and
     its full table updated. ``recompute`` evaluates the stratum from scratch into its
     full tables (after the executor renamed each to ``R__old``) and ``diff`` then makes
@@ -79,7 +84,8 @@ class StratumUpdate:
     recompute: tuple = ()
     diff: tuple = ()
     negates: tuple[str, ...] = ()  # the relations of ``reads`` it negates
-    check: "SupportCheck | None" = None  # tried before ``statements`` when rows go
+    undo: tuple = ()  # when it gives up: the stored relations back as they were
+    lossless: "Table | None" = None  # a closure's removed edges not found again
 
     @property
     def name(self) -> str:

@@ -7,7 +7,8 @@ relations, so that every later stage sees only joins, filters and one aggregatio
   variable bound in ``B1`` with the projection ``p`` computed on each (one group element
   per body row, as DDlog's expected outputs show);
 * ``__groupN(k..., g) :- <CGroupSource over __groupN_rows>.`` -- one row per key, ``g``
-  holding the projections of its rows;
+  holding the projections of its rows (or only their number, where the group is only
+  counted: :mod:`dl2sql.passes.group_counts`);
 * ``H :- __groupN(k..., g), B2.`` -- which may itself hold the next ``group_by``.
 
 The aggregation reads ``__groupN_rows`` like a negated literal reads its relation: the
@@ -15,6 +16,9 @@ stratifier puts it in an earlier stratum, and a cycle through it is an error.
 """
 from __future__ import annotations
 
+import dataclasses
+
+from dl2sql.passes.group_counts import counted_only
 from dl2sql.types import typed as T
 from dl2sql.types.model import CtorDef, RelationInfo, TNamed, Type, TypeDefn
 from dl2sql.types.symbols import Symbols
@@ -51,15 +55,20 @@ def _split(rule: T.CoreRule, syms: Symbols, added: dict) -> list[T.CoreRule]:
         rule.body[:at])
 
     kinds = dict(variables)
-    group_fields = tuple((k, kinds[k]) for k in group.keys) + ((group.name, group.type),)
+    rest = T.CoreRule(rule.span, rule.heads, rule.body[at + 1:])
+    counted = counted_only(rest, group.name)
+    aggregate, value_type = "group", group.type
+    if counted is not None:  # only its size is used: store that
+        (rest, value_type), aggregate = counted, "count"
+    group_fields = tuple((k, kinds[k]) for k in group.keys) + ((group.name, value_type),)
     group_type = _declare(syms, group_rel, group_fields, rule, added)
     group_rule = T.CoreRule(group.span, (T.Head(group.span, group_rel, T.TStruct(
         group_type, group_rel, tuple(T.TVarRef(t, v) for v, t in group_fields))),),
-        (T.CGroupSource(group.span, rows_rel, group.keys, VALUE),))
+        (T.CGroupSource(group.span, rows_rel, group.keys, VALUE, aggregate),))
 
     atom = T.CAtom(group.span, group_rel, T.PCtor(group_type, group_rel, tuple(
         (v, T.PVar(t, v)) for v, t in group_fields)))
-    rest = T.CoreRule(rule.span, rule.heads, (atom,) + rule.body[at + 1:])
+    rest = dataclasses.replace(rest, body=(atom,) + rest.body)
     return [rows_rule, group_rule] + _split(rest, syms, added)
 
 

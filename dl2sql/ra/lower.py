@@ -97,11 +97,12 @@ class RuleLowering:
         keys = tuple(T.TCol(columns[k], src.alias, k) for k in cg.keys)
         head = rule.heads[0]
         group_type = self.layouts[head.relation].columns[-1][1]
-        key_type = group_type.args[0]
+        key_type = (group_type.args[0] if cg.aggregate == "group"
+                    else keys[0].type if len(keys) == 1 else TTuple(tuple(k.type for k in keys)))
         key = (keys[0] if len(keys) == 1 and not isinstance(key_type, TTuple)
                else T.TTupleE(key_type, keys))
         value = T.TCol(columns[cg.value], src.alias, cg.value)
-        return GroupBlock(head.relation, src, keys, key, value, cg.span)
+        return GroupBlock(head.relation, src, keys, key, value, cg.span, cg.aggregate)
 
     def _alias(self) -> str:
         self._aliases += 1

@@ -75,6 +75,7 @@ class GroupBlock:
     key: TExpr
     value: TExpr
     span: Span
+    aggregate: str = "group"  # or "count": the number of rows of each key instead
 
     @property
     def sources(self) -> tuple[Source, ...]:

@@ -87,6 +87,11 @@ class DuckDBRunner:
 
             con = duckdb.connect(":memory:")
         self.con = con
+        # printed CREATE ... AS statements by (table, query identity): an update plan
+        # runs the same queries at every transaction, and printing one costs about as
+        # much as DuckDB takes to run it on a few rows
+        self._created: dict[tuple[str, int], tuple[exp.Expression, str]] = {}
+        self._statements: dict[tuple, str] = {}
 
     # -- helpers -----------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
@@ -137,25 +142,46 @@ class DuckDBRunner:
         """``CREATE OR REPLACE TABLE table AS query``; with ``count`` also its size."""
         # DuckDB answers a CREATE TABLE AS with the number of rows it stored: no second
         # statement to count them (a transaction's update runs dozens of small ones)
-        made = self.con.execute(self.sql(exp.Create(
-            this=table_ref(table.name), kind="TABLE", replace=True, expression=query))).fetchall()
+        made = self.con.execute(self._create_sql(table, query)).fetchall()
         if not count:
             return None
         if len(made) == 1 and len(made[0]) == 1 and isinstance(made[0][0], int):
             return made[0][0]
         return self.count(table)
 
+    def _text(self, key: tuple, build: Callable[[], exp.Expression]) -> str:
+        """A statement over named tables printed once (``key`` names the statement and
+        its tables; an update runs the same few hundred at every transaction)."""
+        text = self._statements.get(key)
+        if text is None:
+            text = self._statements[key] = self.sql(build())
+        return text
+
+    def _create_sql(self, table: Table, query: exp.Expression) -> str:
+        """``CREATE OR REPLACE TABLE table AS query`` printed, once per query object
+        (plan queries are immutable and live as long as their plan)."""
+        key = (table.name, id(query))
+        hit = self._created.get(key)
+        if hit is not None and hit[0] is query:
+            return hit[1]
+        text = self.sql(exp.Create(this=table_ref(table.name), kind="TABLE", replace=True,
+                                   expression=query))
+        self._created[key] = (query, text)
+        return text
+
     def append(self, target: Table, source: Table) -> None:
         """``INSERT INTO target SELECT * FROM source``."""
-        self.con.execute(self.sql(exp.insert(select_all(source.name), table_ref(target.name))))
+        self.con.execute(self._text(("append", target.name, source.name), lambda: exp.insert(
+            select_all(source.name), table_ref(target.name))))
 
     def rename(self, target: Table, source: Table) -> None:
         """Drop ``target`` and rename ``source`` to it (no data is copied)."""
         if target.name == source.name:
             return
         self.drop(target)
-        self.con.execute(self.sql(exp.Alter(this=table_ref(source.name), kind="TABLE", actions=[
-            exp.AlterRename(this=table_ref(target.name))])))
+        self.con.execute(self._text(("rename", target.name, source.name), lambda: exp.Alter(
+            this=table_ref(source.name), kind="TABLE",
+            actions=[exp.AlterRename(this=table_ref(target.name))])))
 
     def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
         """``target := (target − minus) ∪ plus`` in place: a ``DELETE ... USING`` and an
@@ -163,11 +189,12 @@ class DuckDBRunner:
         if minus is not None:
             def col(alias: str, c: str) -> exp.Column:
                 return exp.column(c, table=alias, quoted=True)
-            same = exp.and_(*[exp.EQ(this=col(target.name, c.name), expression=col("m", c.name))
-                              for c in target.columns])
-            self.con.execute(self.sql(exp.Delete(this=table_ref(target.name),
-                                                 using=[table_ref(minus.name, "m")],
-                                                 where=exp.Where(this=same))))
+            def delete() -> exp.Delete:
+                same = exp.and_(*[exp.EQ(this=col(target.name, c.name),
+                                         expression=col("m", c.name)) for c in target.columns])
+                return exp.Delete(this=table_ref(target.name), using=[table_ref(minus.name, "m")],
+                                  where=exp.Where(this=same))
+            self.con.execute(self._text(("delete", target.name, minus.name), delete))
         if plus is not None:
             self.append(target, plus)
 
@@ -203,7 +230,7 @@ class DuckDBRunner:
 
     def drop(self, table: Table) -> None:
         """``DROP TABLE IF EXISTS table``."""
-        self.con.execute(self.sql(drop_table(table.name)))
+        self.con.execute(self._text(("drop", table.name), lambda: drop_table(table.name)))
 
     def size(self, table: Table) -> int:
         """Number of rows of ``table`` (counted: DuckDB keeps no sizes apart)."""
@@ -212,8 +239,8 @@ class DuckDBRunner:
     def count(self, table: Table) -> int:
         """Number of rows of ``table``."""
         # fetchall: a result left unfinished (fetchone) blocks DuckDB's relation API
-        (n,), = self.con.execute(exp.select(exp.Count(this=exp.Star())).from_(
-            table_ref(table.name)).sql(dialect=self.dialect)).fetchall()
+        (n,), = self.con.execute(self._text(("count", table.name), lambda: exp.select(
+            exp.Count(this=exp.Star())).from_(table_ref(table.name)))).fetchall()
         return n
 
     def register_function(self, name: str, fn, arg_types, ret_type) -> None:

@@ -94,15 +94,19 @@ def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
 
 def group_select(block: GroupBlock, layout: RelationLayout, table_of: TableOf,
                  ec: ExprCompiler) -> exp.Select:
-    """``SELECT keys, STRUCT(key, sorted values) FROM source GROUP BY keys``; no row
-    for an empty source, even without keys (DDlog's groups are never empty)."""
+    """``SELECT keys, STRUCT(key, sorted values) FROM source GROUP BY keys`` (or the
+    number of rows, ``COUNT(*)``, for a group that is only counted); no row for an empty
+    source, even without keys (DDlog's groups are never empty)."""
     names = [n for n, _ in layout.columns]
     keys = [ec.compile(k) for k in block.keys]
-    vals = ec.dialect.groups.sorted_list(ec.compile(block.value))
-    if has_own_order(block.value.type, ec.env):
-        # SQL's order of these values is not DDlog's: the runtime sorts them again
-        vals = ec.ddlog_sorted(vals, block.value.type, distinct=False)
-    group = struct([("key", ec.compile(block.key)), ("vals", vals)])
+    if block.aggregate == "count":
+        group = cast(exp.Count(this=exp.Star()), sql_type(layout.columns[-1][1], ec.env))
+    else:
+        vals = ec.dialect.groups.sorted_list(ec.compile(block.value))
+        if has_own_order(block.value.type, ec.env):
+            # SQL's order of these values is not DDlog's: the runtime sorts them again
+            vals = ec.ddlog_sorted(vals, block.value.type, distinct=False)
+        group = struct([("key", ec.compile(block.key)), ("vals", vals)])
     cols = [exp.alias_(k, n, quoted=True) for k, n in zip(keys, names)]
     cols.append(exp.alias_(group, names[-1], quoted=True))
     sel = exp.Select(expressions=cols).from_(table(table_of(block.source),

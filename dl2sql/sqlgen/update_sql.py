@@ -13,16 +13,17 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import (Enough, OverDeletion, Refuse, StratumUpdate,
-                                      SupportCheck, UpdatePlan)
+from dl2sql.incremental.nodes import (CountChange, Enough, OverDeletion, Refuse,
+                                      StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
-from dl2sql.sqlgen.blocks import union_all_distinct
+from dl2sql.sqlgen.blocks import union_all, union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.plan_sql import Lowering
-from dl2sql.sqlgen.trees import select_all
+from dl2sql.sqlgen.trees import cast, select_all, table
+from dl2sql.sqlgen.types import sql_type
 
 
 class Deferred:
@@ -77,7 +78,7 @@ def update_sql(plan: UpdatePlan, layouts: dict, ec: ExprCompiler) -> UpdatePlan:
 
 class _UpdateLowering:
     def __init__(self, layouts: dict, ec: ExprCompiler):
-        self.ec = ec
+        self.ec, self.layouts = ec, layouts
         self.plain = Lowering(layouts, ec)  # statements of a from-scratch evaluation
         self.rows = Lowering(layouts, ec, table_of=_read)
 
@@ -97,10 +98,8 @@ class _UpdateLowering:
             s, statements=tuple(self.statement(x) for x in s.statements),
             recompute=tuple(self.plain.statement(x) for x in s.recompute),
             diff=tuple(self.statement(x) for x in s.diff),
-            check=s.check and SupportCheck(
-                tuple(self.statement(x) for x in s.check.statements),
-                self.plain.table(s.check.pending),
-                tuple(self.statement(x) for x in s.check.insertion)))
+            undo=tuple(self.statement(x) for x in s.undo),
+            lossless=s.lossless and self.plain.table(s.lossless))
 
     def statement(self, s):
         table = self.plain.table
@@ -136,7 +135,37 @@ class _UpdateLowering:
             return select_all(q.table)
         if isinstance(q, RecursiveUnion):
             return self.rows.query(q)
+        if isinstance(q, CountChange):
+            return self.counts(q)
         raise TypeError(f"not an update query part: {q!r}")
+
+    def counts(self, q: CountChange) -> exp.Expression:
+        """``SELECT keys, SUM(w)`` over the prior counts and a weight of 1 per added
+        row and -1 per removed one, ``GROUP BY keys HAVING SUM(w) > 0``."""
+        layout = self.layouts[q.block.relation]
+        names = [n for n, _ in layout.columns]
+        count_type = sql_type(layout.columns[-1][1], self.ec.env)
+        keys = [self.ec.compile(k) for k in q.block.keys]
+
+        def columns(values) -> list:
+            return [exp.alias_(v, n, quoted=True) for v, n in zip(values, names[:-1])]
+
+        def weighted(name: str, weight: int) -> exp.Select:
+            w = cast(exp.Literal.number(weight), count_type)
+            return exp.Select(expressions=columns([k.copy() for k in keys]) + [
+                exp.alias_(w, "dl2sql_w", quoted=True)]).from_(table(name, q.block.source.alias))
+        stored = [exp.column(n, quoted=True) for n in names]
+        prior = exp.Select(expressions=columns(stored[:-1]) + [
+            exp.alias_(stored[-1], "dl2sql_w", quoted=True)]).from_(table(q.prior))
+        changes = union_all([prior, weighted(q.plus, 1), weighted(q.minus, -1)])
+        total = exp.Sum(this=exp.column("dl2sql_w", quoted=True))
+        select = exp.Select(expressions=[exp.column(n, quoted=True) for n in names[:-1]] + [
+            exp.alias_(cast(total, count_type), names[-1], quoted=True)]).from_(
+            exp.Subquery(this=changes, alias=exp.TableAlias(
+                this=exp.to_identifier("dl2sql_changes"))))
+        if keys:
+            select = select.group_by(*[exp.column(n, quoted=True) for n in names[:-1]])
+        return select.having(exp.GT(this=total.copy(), expression=exp.Literal.number(0)))
 
 
 def _read(src) -> "str | exp.Expression":

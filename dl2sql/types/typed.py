@@ -395,13 +395,15 @@ class CGroup:
 @_node
 class CGroupSource:
     """The only clause of a rule that aggregates relation ``relation``: one row per
-    distinct value of the ``keys`` columns, holding the group of the ``value`` column
-    (built by :mod:`dl2sql.passes.aggregation`)."""
+    distinct value of the ``keys`` columns, holding the group of the ``value`` column,
+    or with ``aggregate`` "count" the number of its rows (built by
+    :mod:`dl2sql.passes.aggregation`)."""
 
     span: Span
     relation: str
     keys: tuple[str, ...]
     value: str
+    aggregate: str = "group"  # or "count": the number of rows, not the group
 
 
 Clause = Union[CAtom, CFilter, CMatch, CFlatMap, CGroup, CGroupSource]

@@ -67,7 +67,7 @@ FROM "Edge" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "__group7" AS
 SELECT
   "t1"."s" AS "s",
-  {'key': "t1"."s", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
 FROM "__group7_rows" AS "t1"
 GROUP BY
   "t1"."s"
@@ -77,7 +77,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Legacy" AS
 SELECT DISTINCT
   "t1"."s" AS "src",
-  CAST(LEN("t1"."__grouped1"."vals") AS DECIMAL(38, 0)) AS "n"
+  "t1"."__grouped1" AS "n"
 FROM "__group7" AS "t1";
 -- __group6_rows
 CREATE OR REPLACE TEMPORARY VIEW "__group6_rows" AS
@@ -90,7 +90,7 @@ FROM "Edge" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "__group6" AS
 SELECT
   "t1"."s" AS "s",
-  {'key': "t1"."s", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
 FROM "__group6_rows" AS "t1"
 GROUP BY
   "t1"."s"
@@ -102,7 +102,7 @@ SELECT DISTINCT
   "t1"."s" AS "src"
 FROM "__group6" AS "t1"
 WHERE
-  CAST(LEN("t1"."__grouped1"."vals") AS DECIMAL(38, 0)) > CAST(1 AS DECIMAL(38, 0));
+  "t1"."__grouped1" > CAST(1 AS DECIMAL(38, 0));
 -- __group5_rows
 CREATE OR REPLACE TEMPORARY VIEW "__group5_rows" AS
 SELECT DISTINCT
@@ -141,14 +141,14 @@ FROM "Edge" AS "t1";
 -- __group4
 CREATE OR REPLACE TEMPORARY VIEW "__group4" AS
 SELECT
-  {'key': TRUE, 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
 FROM "__group4_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- EdgeCount
 CREATE OR REPLACE TEMPORARY VIEW "EdgeCount" AS
 SELECT DISTINCT
-  CAST(LEN("t1"."__grouped1"."vals") AS DECIMAL(38, 0)) AS "n"
+  "t1"."__grouped1" AS "n"
 FROM "__group4" AS "t1";
 -- __group3_rows
 CREATE OR REPLACE TEMPORARY VIEW "__group3_rows" AS

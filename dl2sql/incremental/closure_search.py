@@ -1,24 +1,20 @@
-"""The support check of a transitive closure: whether a transaction's deletions leave
-every path in place.
+"""The search that tells whether a transaction's deletions leave every path of a
+transitive closure in place (:mod:`dl2sql.incremental.closure`).
 
-For ``P = E+`` (:mod:`dl2sql.passes.doubling` recognizes the rules) and the edges ``E'``
-after a transaction, ``E+ ⊆ E'+`` exactly when every removed edge ``(a, b)`` is still a
-path of ``E'``: ``E'+`` is transitive and holds every edge that was kept, so it then
-holds every path of ``E``. The check is a search from the sources of the removed
-edges along the new edges; it costs the nodes those sources reach, where delete and
-rederive costs every path through the removed edges (on a graph with one large
-strongly connected component, nearly all of them). When it passes, the stratum only
-adds the paths the inserted edges make; otherwise it falls back to delete and
-rederive (or recomputing).
+For ``P = E+`` and the edges ``E'`` after a transaction, ``E+ ⊆ E'+`` exactly when every
+removed edge ``(a, b)`` is still a path of ``E'``: ``E'+`` is transitive and holds every
+edge that was kept, so it then holds every path of ``E``. The search goes from the
+sources of the removed edges along the new edges; it costs the nodes those sources
+reach, where delete and rederive costs every path through the removed edges (on a graph
+with one large strongly connected component, nearly all of them). For the sources of
+the removed edges it does not find again, it goes on until it has every node they
+reach, which the closure's deletion then reads.
 """
 from __future__ import annotations
 
-from typing import Optional
-
-from dl2sql.incremental.nodes import SupportCheck
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, RecursiveUnion, Rename,
-                               Rows, Scan, Subtract)
+                               Rows, Scan, Subtract, Table)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -27,59 +23,50 @@ from dl2sql.types.model import BOOL
 REMOVED, EDGE, FOUND = "dl2sql_removed", "dl2sql_edge", "dl2sql_found"
 
 
-def closure_check(builder, closure, span, insertion: tuple) -> Optional[SupportCheck]:
-    """The check of ``closure`` (its relation's stratum is being built by ``builder``,
-    a :class:`~dl2sql.incremental.build._Builder`); ``insertion`` are the stratum's
-    statements that add what inserted edges derive, all it runs when the check passes.
-    None where the two relations are not stored one column per field."""
-    return _Check(builder, closure, span).statements(insertion)
+def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node,
+           span) -> tuple[tuple, Table]:
+    """The statements of the search for ``rel = edge+`` (its stratum being built by
+    ``builder``, a :class:`~dl2sql.incremental.build._Builder`; ``edge_columns`` are
+    where the edges leave and arrive, ``node`` their type), and the table they leave
+    with the removed edges not found again. They leave in ``reached`` the pairs
+    ``(a, y)`` of a removed edge's source and a node it reaches (every such node, for
+    the sources in that table)."""
+    s = _Search(builder, rel, edge, edge_columns, node, span)
+    return s.statements(), s.b.table(rel, "pending")
 
 
-class _Check:
-    def __init__(self, builder, closure, span):
-        self.b, self.span = builder, span
-        self.rel, self.edge = closure.relation, closure.edge
-        layouts = builder.p.layouts
-        # the closure's rules name two fields of each relation; the check reads the
-        # stored columns, so both must be exactly those two
-        self.flat = all(layouts[r].flat_ctor is not None and len(layouts[r].columns) == 2
-                        for r in (self.rel, self.edge))
-        if not self.flat:
-            return
-        edge_columns = sorted(layouts[self.edge].columns,
-                              key=lambda c: c[0] != closure.edge_source)
-        (self.src, self.src_type), (self.dst, self.dst_type) = edge_columns
-        self.columns = builder.columns(self.rel)
-        self.removed = table_name(self.edge, "minus")
+class _Search:
+    def __init__(self, builder, rel, edge, edge_columns, node, span):
+        self.b, self.rel, self.edge, self.span = builder, rel, edge, span
+        self.src, self.dst = edge_columns
+        self.node = node
+        self.columns = builder.columns(rel)
+        self.removed = table_name(edge, "minus")
 
-    def statements(self, insertion: tuple) -> Optional[SupportCheck]:
-        if not self.flat:
-            return None
+    def statements(self) -> tuple:
         b, rel = self.b, self.rel
-        search = b.policy.recursive_union
+        use_query = b.policy.recursive_union
         # from each removed edge's source, the paths one edge long (or, in one recursive
         # query where the engine has it, every node it reaches) along the edges now
         first = self.step(Source(REMOVED, self.edge, "minus"), self.src)
         reached = (RecursiveUnion(rel, table_name(rel, "delta"), (Rows(first),), (Rows(
-            self.step(Source(FOUND, rel, "delta"), self.columns[1])),)) if search
+            self.step(Source(FOUND, rel, "delta"), self.columns[1])),)) if use_query
             else Rows(first))
-        pending = self.b.table(rel, "pending")
         check = [
             b.made(rel, "reached", Parts(rel, (Part(reached, (self.removed,)),)),
                    f"{rel}: nodes the removed edges' sources reach now"),
             b.made(rel, "pending", Subtract(Parts(rel, (Part(Rows(self.block(
                 (Source(REMOVED, self.edge, "minus"),), (),
-                (self.col(REMOVED, self.src, self.src_type),
-                 self.col(REMOVED, self.dst, self.dst_type)))), (self.removed,)),)),
-                table_name(rel, "reached"), self.columns),
+                (self.col(REMOVED, self.src), self.col(REMOVED, self.dst)))),
+                (self.removed,)),)), table_name(rel, "reached"), self.columns),
                 f"{rel}: removed edges with no path found again yet"),
         ]
-        if not search:
+        if not use_query:
             check += self.search_loop()
-        return SupportCheck(tuple(check), pending, insertion)
+        return tuple(check)
 
-    def col(self, alias: str, name: str, ty) -> T.TCol:
-        return T.TCol(ty, alias, name)
+    def col(self, alias: str, name: str) -> T.TCol:
+        return T.TCol(self.node, alias, name)
 
     def block(self, sources, conditions, outputs) -> Block:
         return Block(self.rel, tuple(sources), tuple(conditions), (), tuple(outputs),
@@ -92,15 +79,16 @@ class _Check:
         more_sources = tuple(s for s, _ in more)
         return self.block(
             (at, Source(EDGE, self.edge, "full")) + more_sources,
-            (T.TBin(BOOL, "==", self.col(at.alias, node, self.dst_type),
-                    self.col(EDGE, self.src, self.src_type)),) + tuple(c for _, c in more),
-            (self.col(at.alias, start, self.src_type), self.col(EDGE, self.dst, self.dst_type)))
+            (T.TBin(BOOL, "==", self.col(at.alias, node), self.col(EDGE, self.src)),)
+            + tuple(c for _, c in more),
+            (self.col(at.alias, start), self.col(EDGE, self.dst)))
 
     def search_loop(self) -> list:
         """A breadth-first search from the sources whose removed edges are still
         unfound, ``steps_per_check`` edges per iteration (each statement costs a job on
         Spark: the steps before an iteration's last are left uncounted, and one job
-        computes them all); it stops once every removed edge is found."""
+        computes them all); it stops once every removed edge is found, or when the
+        sources still searched reach nothing new."""
         b, rel = self.b, self.rel
         steps = max(1, b.policy.steps_per_check)
         reached, pending = table_name(rel, "reached"), table_name(rel, "pending")
@@ -108,8 +96,8 @@ class _Check:
         body, last, version = [], b.table(rel, "frontier"), "frontier"
         for i in range(steps):
             at = Source("dl2sql_frontier", rel, version)
-            still = T.TBin(BOOL, "==", self.col(wanted.alias, self.columns[0], self.src_type),
-                           self.col(at.alias, self.columns[0], self.src_type))
+            still = T.TBin(BOOL, "==", self.col(wanted.alias, self.columns[0]),
+                           self.col(at.alias, self.columns[0]))
             further = self.step(at, self.columns[1], (wanted, still))
             version = "step" if i == steps - 1 else f"step{i}"
             step = b.table(rel, version)

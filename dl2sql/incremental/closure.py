@@ -1,0 +1,222 @@
+"""Maintaining a transitive closure ``P = E+`` (:mod:`dl2sql.passes.doubling` recognizes
+its two rules) by what the changed edges do to it, instead of delete and rederive.
+
+Insertion first, as the semi-naive evaluation does it: the new heads ``(x, b)`` of the
+inserted edges ``(a, b)`` (``x = a``, or ``(x, a)`` a path), then the paths one edge
+further from the last new ones (along every edge now), until none is new. (Extending
+each head by every path from ``b`` at once takes one statement, but joins every node
+reaching ``a`` with every node ``b`` reaches: 640,000 rows for an edge into a node that
+the rest of a large component can newly reach, where one edge further finds that all
+those paths exist.)
+
+Then deletion, on ``P1`` (``P`` with the insertions, the closure of the old edges and the
+inserted ones) and the edges ``E'`` after the transaction. A search from the source ``a``
+of every removed edge along ``E'`` finds the nodes it reaches
+(:mod:`dl2sql.incremental.closure_search`); a removed edge whose end is among them
+loses nothing, and when every removed edge is so, no path is lost. Otherwise, for the
+removed edges ``(a, b)`` not found again:
+
+* ``L``: the pairs ``(a, y)`` of ``P1`` whose ``y`` the search did not reach from ``a``;
+* the candidates ``(x, y)`` of ``P1`` with ``(a, y)`` in ``L`` and ``x = a`` or
+  ``(x, a)`` in ``P1``. Every lost path is one: on any of its old paths, replace each
+  removed edge that is still a path by a path of ``E'``; the first removed edge left,
+  ``(a, b)``, was not found again, ``x`` reaches ``a`` along ``E'``, so ``a`` cannot
+  reach ``y`` along ``E'`` (or ``x ~> y`` would be kept);
+* a candidate is kept when an edge ``(z, y)`` of ``E'`` has ``z = x``, or ``(x, z)`` in
+  ``P1`` and not a candidate (every pair of ``P1`` that is no candidate is kept), or
+  ``(x, z)`` a kept candidate (a recursive query, a loop where the engine has none);
+* the candidates not kept are lost.
+
+The candidates are few when a removed edge was the only way into a few nodes, and
+many when it splits a large strongly connected component: past the executor's
+over-deletion share of ``P``'s rows the stratum is recomputed instead, after the
+insertions are undone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from dl2sql.incremental.closure_search import search
+from dl2sql.incremental.nodes import Enough
+from dl2sql.plan.build import table_name
+from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, Patch, RecursiveUnion,
+                               Rename, Rows, Scan, Subtract, Table)
+from dl2sql.ra.nodes import AntiJoin, Block, Source
+from dl2sql.types import typed as T
+from dl2sql.types.model import BOOL
+
+# source aliases no rule uses (lowering names sources t1, t2, ...)
+EDGE, PATH, PATH2, ROW, OTHER = ("dl2sql_edge", "dl2sql_path", "dl2sql_path2", "dl2sql_row",
+                                 "dl2sql_other")
+
+
+@dataclass(frozen=True)
+class ClosureUpdate:
+    """The statements of a closure stratum's update: ``statements`` run it whole
+    (leaving ``plus`` and ``minus``); ``undo`` puts the stored relation back as it was
+    when the stratum gives up on the candidates (and is recomputed); ``pending`` holds,
+    after the run, the removed edges not found again (empty: no path lost)."""
+
+    statements: tuple
+    undo: tuple
+    pending: Table
+
+
+def closure_update(builder, closure, span) -> Optional[ClosureUpdate]:
+    """The update of ``closure``'s stratum (being built by ``builder``, a
+    :class:`~dl2sql.incremental.build._Builder`), or None where the two relations are
+    not stored one column per field."""
+    layouts = builder.p.layouts
+    if not all(layouts[r].flat_ctor is not None and len(layouts[r].columns) == 2
+               for r in (closure.relation, closure.edge)):
+        return None
+    return _Closure(builder, closure, span).update()
+
+
+class _Closure:
+    def __init__(self, builder, closure, span):
+        self.b, self.span = builder, span
+        self.rel, self.edge = closure.relation, closure.edge
+        edge_columns = sorted(builder.p.layouts[self.edge].columns,
+                              key=lambda c: c[0] != closure.edge_source)
+        (self.src, self.node), (self.dst, _) = edge_columns
+        self.first, self.second = builder.columns(self.rel)
+
+    # -- small builders ------------------------------------------------------------------
+    def col(self, alias: str, name: str) -> T.TCol:
+        return T.TCol(self.node, alias, name)
+
+    def eq(self, a: T.TCol, b: T.TCol) -> T.TBin:
+        return T.TBin(BOOL, "==", a, b)
+
+    def path(self, alias: str) -> tuple[T.TCol, T.TCol]:
+        """The two columns of a source of the closure (or of one of its versions)."""
+        return self.col(alias, self.first), self.col(alias, self.second)
+
+    def arc(self, alias: str) -> tuple[T.TCol, T.TCol]:
+        """The two columns of a source of the edges, where they leave and arrive."""
+        return self.col(alias, self.src), self.col(alias, self.dst)
+
+    def rows(self, sources, conditions, outputs, antijoins=()) -> Rows:
+        return Rows(Block(self.rel, tuple(sources), tuple(conditions), tuple(antijoins),
+                          tuple(outputs), self.span))
+
+    def part(self, rows: Rows, *versions: str) -> Part:
+        return Part(rows, tuple(table_name(r, v) for r, v in versions))
+
+    def made(self, version: str, parts, comment: str, subtract=(), count=True) -> Materialize:
+        query = Parts(self.rel, tuple(parts))
+        for v in subtract:
+            query = Subtract(query, table_name(self.rel, v), (self.first, self.second))
+        return Materialize(self.b.table(self.rel, version), query, count=count, comment=comment)
+
+    def scan(self, version: str) -> Part:
+        name = self.b.table(self.rel, version).name
+        return Part(Scan(name), (name,))
+
+    # -- the update ----------------------------------------------------------------------
+    def update(self) -> ClosureUpdate:
+        b, rel = self.b, self.rel
+        check, pending = search(b, self.rel, self.edge, (self.src, self.dst), self.node,
+                                self.span)
+        changes = [
+            self.made("plus", [self.scan("added")], f"{rel}: rows added", subtract=("lost",)),
+            self.made("minus", [self.scan("lost")], f"{rel}: rows removed",
+                      subtract=("added",)),
+        ]
+        statements = self.insertion() + list(check) + self.deletion() + changes
+        undo = (Patch(b.table(rel), None, b.table(rel, "added")),)
+        return ClosureUpdate(tuple(statements), undo, pending)
+
+    def insertion(self) -> list:
+        """The new heads ``(x, b)`` of the inserted edges, then the paths one edge
+        further from the last new ones, until none is new."""
+        b, rel = self.b, self.rel
+        e_s, e_d = self.arc(EDGE)
+        p_s, p_d = self.path(PATH)
+        r_s, r_d = self.path(ROW)
+        plus = (self.edge, "plus")
+        inserted = Source(EDGE, self.edge, "plus")
+        heads = self.made("inew", [
+            self.part(self.rows((inserted,), (), (e_s, e_d)), plus),
+            self.part(self.rows((Source(PATH, rel, "full"), inserted), (self.eq(p_d, e_s),),
+                                (p_s, e_d)), plus),
+        ], f"{rel}: new paths to an inserted edge's end", subtract=("full",))
+        further = self.made("inew", [self.part(self.rows(
+            (Source(ROW, rel, "idelta"), Source(EDGE, self.edge, "full")),
+            (self.eq(r_d, e_s),), (r_s, e_d)), (rel, "idelta"))],
+            f"{rel}: new paths one edge further", subtract=("full",))
+        full, added, new = b.table(rel), b.table(rel, "added"), b.table(rel, "inew")
+        keep = [Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new)]
+        return [heads, *keep,
+                Loop((further, *keep), (new.name,), f"insertion into {rel}")]
+
+    def deletion(self) -> list:
+        """The candidates of the removed edges not found again, those kept, and the
+        lost ones removed."""
+        b, rel = self.b, self.rel
+        p_s, p_d = self.path(PATH)
+        q_s, q_d = self.path(ROW)
+        r_s, r_d = self.path(OTHER)
+        unreached = self.made("unreached", [self.part(self.rows(
+            (Source(ROW, rel, "pending"), Source(PATH, rel, "full")), (self.eq(p_s, q_s),),
+            (p_s, p_d), (AntiJoin(Source(OTHER, rel, "reached"),
+                                  (self.eq(r_s, p_s), self.eq(r_d, p_d))),)),
+            (rel, "pending"))],
+            f"{rel}: paths from a removed edge's source to nodes it no longer reaches")
+        q2_s, q2_d = self.path(PATH2)
+        candidates = self.made("cand", [
+            self.scan("unreached"),
+            self.part(self.rows(
+                (Source(ROW, rel, "unreached"), Source(PATH, rel, "full"),
+                 Source(PATH2, rel, "full")),
+                (self.eq(p_d, q_s), self.eq(q2_s, p_s), self.eq(q2_d, q_d)), (p_s, q_d)),
+                (rel, "unreached")),
+        ], f"{rel}: paths that may be lost")
+        return [unreached, candidates,
+                Enough(b.table(rel, "cand"), rel, "over-deletion too large", "overdelete_share"),
+                *self.kept(),
+                self.made("lost", [self.scan("cand")], f"{rel}: paths lost",
+                          subtract=("kept",)),
+                Patch(b.table(rel), None, b.table(rel, "lost"))]
+
+    def kept(self) -> list:
+        """The candidates with a path along the edges now: one recursive query, or a
+        loop where the engine has none."""
+        b, rel = self.b, self.rel
+        c_s, c_d = self.path(ROW)
+        e_s, e_d = self.arc(EDGE)
+        p_s, p_d = self.path(PATH)
+        o_s, o_d = self.path(OTHER)
+        cand, edge = Source(ROW, rel, "cand"), Source(EDGE, self.edge, "full")
+        base = (
+            self.rows((cand, edge), (self.eq(e_s, c_s), self.eq(e_d, c_d)), (c_s, c_d)),
+            self.rows((cand, edge, Source(PATH, rel, "full")),
+                      (self.eq(e_d, c_d), self.eq(p_s, c_s), self.eq(p_d, e_s)), (c_s, c_d),
+                      (AntiJoin(Source(OTHER, rel, "cand"),
+                                (self.eq(o_s, c_s), self.eq(o_d, e_s))),)),
+        )
+        k_s, k_d = self.path(PATH2)
+
+        def step(version: str) -> Rows:
+            return self.rows((Source(PATH2, rel, version), edge, cand),
+                             (self.eq(e_s, k_d), self.eq(c_s, k_s), self.eq(c_d, e_d)),
+                             (c_s, c_d))
+        needs = (rel, "cand")
+        if b.policy.recursive_union:
+            query = RecursiveUnion(rel, table_name(rel, "kdelta"), base, (step("kdelta"),))
+            return [self.made("kept", [self.part(query, needs)],
+                              f"{rel}: candidates with a path still")]
+        kept, delta = b.table(rel, "kept"), b.table(rel, "kdelta")
+        return [
+            self.made("kept", [self.part(x, needs) for x in base],
+                      f"{rel}: candidates with an edge from a path kept"),
+            Materialize(delta, Parts(rel, (self.scan("kept"),)), comment=f"{rel}: first delta"),
+            Loop((self.made("knew", [self.part(step("kdelta"), (rel, "kdelta"))],
+                            f"{rel}: candidates one edge from the last ones kept",
+                            subtract=("kept",)),
+                  Append(kept, b.table(rel, "knew")),
+                  Rename(delta, b.table(rel, "knew"))),
+                 (table_name(rel, "knew"),), f"candidates of {rel} kept"),
+        ]
