@@ -11,7 +11,7 @@ import pytest
 
 import dl2sql
 from dl2sql.incremental.execute import Choice
-from engines import maintain_on, sorted_rows
+from engines import collected, maintain_on, sorted_rows
 
 PROGRAM = """
 input relation Edge(s: u32, d: u32)
@@ -122,3 +122,19 @@ def test_a_chain_of_inserted_edges_takes_a_round_each(program, engine):
     edges = {(i, i + 1) for i in range(7)}
     assert sorted_rows(live.contents("Path")) == sorted(closure(edges))
     assert live.last.methods["Path"] == "closure"
+
+
+def test_many_new_heads_are_extended_edge_by_edge(program, engine):
+    """More new heads than are joined with every path at once (closure.SPREAD_HEADS):
+    an inserted edge into a chain's last node, and new edges beyond it."""
+    from dl2sql.incremental.closure import SPREAD_HEADS
+    n = SPREAD_HEADS + 16
+    chain = {(i, i + 1) for i in range(n)}
+    live = maintain_on(program, engine, {"Edge": sorted(chain | {(500, 501)})},
+                       choice=Choice.never())
+    inserted = [(n, 500), (501, 502)]
+    changes = live.apply(insert={"Edge": inserted})
+    after = chain | {(500, 501)} | set(inserted)
+    assert sorted_rows(live.contents("Path")) == sorted(closure(after))
+    assert len(collected(changes["Path"])) == len(closure(after)) - len(
+        closure(chain | {(500, 501)}))

@@ -171,35 +171,44 @@ class Maintained:
 
     def changes(self, rel: str):
         """The last transaction's changes of ``rel``: its columns and ``weight``
-        (before any transaction: every row, weight 1)."""
-        return engine_of(self.runner).frame(self.runner, self.change_table(rel))
+        (before any transaction: every row, weight 1). A frame that reads the
+        transaction's tables when it is read: until the next transaction."""
+        table, query = self._change_query(rel)
+        with self.runner.running(), engine_errors():
+            return self.runner.frame_of(query)
 
     def change_table(self, rel: str) -> Table:
         """The table of :meth:`changes`, made on the runner (dropped with the next
         transaction's)."""
+        table, query = self._change_query(rel)
+        with self.runner.running(), engine_errors():
+            self.runner.materialize(table, query, True)
+        self.updater.rows[table.name] = 0  # dropped with the transaction's tables
+        return table
+
+    def _change_query(self, rel: str) -> tuple[Table, exp.Expression]:
+        """The table the changes of ``rel`` are stored in, and the query making them."""
         rel = self._resolve(rel)
         full = self.updater.plan.relations[rel]
         weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
         table = Table(table_name(rel, "changes"), full.columns + (
             Column(weight, exp.DataType.build("BIGINT")),), (), rel)
+
+        def weighted(name: str, w: int) -> exp.Select:
+            return select_all(name).select(exp.alias_(exp.Literal.number(w), weight,
+                                                      quoted=True))
         parts = []
         versions = (("plus", 1), ("minus", -1)) if self.last is not None else ()
         for version, w in versions:
             name = table_name(rel, version)
             if name not in self.updater.empty:
-                parts.append(select_all(name).select(
-                    exp.alias_(exp.Literal.number(w), weight, quoted=True)))
+                parts.append(weighted(name, w))
         if self.last is None:
-            parts.append(select_all(full.name).select(
-                exp.alias_(exp.Literal.number(1), weight, quoted=True)))
-        with self.runner.running(), engine_errors():
-            if parts:
-                query = parts[0] if len(parts) == 1 else exp.union(*parts, distinct=False)
-                self.runner.materialize(table, query, True)
-            else:
-                self.runner.load(table, [])
-        self.updater.rows[table.name] = 0  # dropped with the transaction's tables
-        return table
+            parts.append(weighted(full.name, 1))
+        if not parts:  # the relation's columns and no row
+            parts.append(weighted(full.name, 1).where(exp.false()))
+        query = parts[0] if len(parts) == 1 else exp.union(*parts, distinct=False)
+        return table, query
 
     def contents(self, rel: str):
         """Every row of relation ``rel`` now (short or qualified name)."""

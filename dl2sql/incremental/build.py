@@ -235,6 +235,14 @@ class _Builder:
     def rules(self, rel: str, blocks: list[Block]) -> list:
         none = frozenset()
         layout = self.p.layouts[rel]
+        if len(blocks) == 1 and self.injective(blocks[0]):
+            # one derivation per row: a new derivation is a new row, a lost one a lost row
+            block = blocks[0]
+            plus = Parts(rel, tuple(insertion_seeds(block, none)))
+            deleted = Parts(rel, tuple(deletion_seeds(block, none)))
+            if len(block.sources) > 1:  # seeds joining new rows of a later source
+                deleted = Intersect(deleted, table_name(rel), self.columns(rel))
+            return self.changes(rel, plus, deleted)
         deleted = Parts(rel, tuple(p for b in blocks for p in deletion_seeds(b, none)))
         stmts = [
             self.made(rel, "del", Intersect(deleted, table_name(rel), self.columns(rel)),
@@ -248,6 +256,16 @@ class _Builder:
                           rel, "full")
         minus = self.minus(self.scan(rel, "del"), rel, "redo")
         return stmts + self.changes(rel, plus, minus)
+
+    def injective(self, block: Block) -> bool:
+        """Whether each row of ``block`` comes from one combination of source rows: its
+        outputs hold every column of every source, and nothing else adds rows (an
+        unnest) or takes them away depending on another relation (a negation)."""
+        if block.antijoins or block.unnests or not block.sources:
+            return False
+        outputs = {(o.alias, o.column) for o in block.outputs if isinstance(o, T.TCol)}
+        return all((s.alias, name) in outputs for s in block.sources
+                   for name, _ in self.p.layouts[s.relation].columns)
 
     def group(self, rel: str, block: GroupBlock) -> list:
         """A ``group_by``'s groups: those of the touched keys made again (counted ones
@@ -270,7 +288,7 @@ class _Builder:
         fresh = dataclasses.replace(block, source=Source(src.alias, rel, "source"))
         return [
             touched_keys,
-            Enough(keys_table, rel),
+            Enough((keys_table,), rel),
             Materialize(source_table, Parts(rel, (Part(Rows(touched), (keys_table.name,)),)),
                         count=True, comment=f"{rel}: the rows of those groups"),
             self.made(rel, "fresh", Parts(rel, (Part(Rows(fresh), (source_table.name,)),)),

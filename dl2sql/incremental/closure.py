@@ -3,11 +3,12 @@ its two rules) by what the changed edges do to it, instead of delete and rederiv
 
 Insertion first, as the semi-naive evaluation does it: the new heads ``(x, b)`` of the
 inserted edges ``(a, b)`` (``x = a``, or ``(x, a)`` a path), then the paths one edge
-further from the last new ones (along every edge now), until none is new. (Extending
-each head by every path from ``b`` at once takes one statement, but joins every node
-reaching ``a`` with every node ``b`` reaches: 640,000 rows for an edge into a node that
-the rest of a large component can newly reach, where one edge further finds that all
-those paths exist.)
+further from the last new ones (along every edge now), until none is new. Where the new
+heads are few, each is first extended by every path from ``b`` (one statement instead
+of one per edge of the longest new path); where they are many, that join would be
+large (every node reaching ``a`` with every node ``b`` reaches: 640,000 rows for an
+edge into a node that the rest of a large component can newly reach) while one edge
+further finds that all those paths exist.
 
 Then deletion, on ``P1`` (``P`` with the insertions, the closure of the old edges and the
 inserted ones) and the edges ``E'`` after the transaction. A search from the source ``a``
@@ -17,20 +18,25 @@ loses nothing, and when every removed edge is so, no path is lost. Otherwise, fo
 removed edges ``(a, b)`` not found again:
 
 * ``L``: the pairs ``(a, y)`` of ``P1`` whose ``y`` the search did not reach from ``a``;
-* the candidates ``(x, y)`` of ``P1`` with ``(a, y)`` in ``L`` and ``x = a`` or
-  ``(x, a)`` in ``P1``. Every lost path is one: on any of its old paths, replace each
-  removed edge that is still a path by a path of ``E'``; the first removed edge left,
-  ``(a, b)``, was not found again, ``x`` reaches ``a`` along ``E'``, so ``a`` cannot
-  reach ``y`` along ``E'`` (or ``x ~> y`` would be kept);
+* the candidates ``(x, y)`` of ``P1`` with ``(a, y)`` in ``L``, ``x = a`` or ``(x, a)``
+  in ``P1``, and (where the engine has a recursive query to find them) ``x`` not
+  reaching ``b`` along ``E'``. Every lost path is one: on any of its old paths, replace
+  each removed edge that is still a path by a path of ``E'``; of the removed edges left
+  (none found again), take the last ``(a, b)`` whose source ``x`` reaches along ``E'``.
+  Then ``x`` cannot reach ``b`` (from ``b`` the path goes on to the next removed edge's
+  source, or to ``y``, along ``E'``), and ``a`` cannot reach ``y`` (or ``x ~> y`` would
+  be kept). Without the condition on ``b``, removing the only edge out of a node of a
+  large strongly connected component makes every node reaching it a candidate with
+  every node of the component;
 * a candidate is kept when an edge ``(z, y)`` of ``E'`` has ``z = x``, or ``(x, z)`` in
   ``P1`` and not a candidate (every pair of ``P1`` that is no candidate is kept), or
   ``(x, z)`` a kept candidate (a recursive query, a loop where the engine has none);
 * the candidates not kept are lost.
 
 The candidates are few when a removed edge was the only way into a few nodes, and
-many when it splits a large strongly connected component: past the executor's
-over-deletion share of ``P``'s rows the stratum is recomputed instead, after the
-insertions are undone.
+many when it splits a large strongly connected component: when the nodes that may
+lose paths times the nodes they may lose exceed the executor's over-deletion share of
+``P``'s rows, the stratum is recomputed instead, after the insertions are undone.
 """
 from __future__ import annotations
 
@@ -38,13 +44,20 @@ from dataclasses import dataclass
 from typing import Optional
 
 from dl2sql.incremental.closure_search import search
-from dl2sql.incremental.nodes import Enough
+from dl2sql.incremental.nodes import BySize, Enough
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, Patch, RecursiveUnion,
                                Rename, Rows, Scan, Subtract, Table)
 from dl2sql.ra.nodes import AntiJoin, Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
+
+# at most this many new heads (x, b) are joined with every path from their end b at
+# once: that costs a row per head and node b reaches (the number of nodes, at most),
+# and saves a statement per edge of the longest new path (a new head (a, b) from a node
+# a nothing reaches into a large component makes a path to every node of it, one
+# breadth-first level per statement otherwise)
+SPREAD_HEADS = 64
 
 # source aliases no rule uses (lowering names sources t1, t2, ...)
 EDGE, PATH, PATH2, ROW, OTHER = ("dl2sql_edge", "dl2sql_path", "dl2sql_path2", "dl2sql_row",
@@ -130,27 +143,34 @@ class _Closure:
         return ClosureUpdate(tuple(statements), undo, pending)
 
     def insertion(self) -> list:
-        """The new heads ``(x, b)`` of the inserted edges, then the paths one edge
-        further from the last new ones, until none is new."""
+        """The new heads ``(x, b)`` of the inserted edges (few of them: with every path
+        from ``b``), then the paths one edge further from the last new ones, until none
+        is new."""
         b, rel = self.b, self.rel
         e_s, e_d = self.arc(EDGE)
         p_s, p_d = self.path(PATH)
         r_s, r_d = self.path(ROW)
         plus = (self.edge, "plus")
         inserted = Source(EDGE, self.edge, "plus")
-        heads = self.made("inew", [
+        heads = self.made("ihead", [
             self.part(self.rows((inserted,), (), (e_s, e_d)), plus),
             self.part(self.rows((Source(PATH, rel, "full"), inserted), (self.eq(p_d, e_s),),
                                 (p_s, e_d)), plus),
         ], f"{rel}: new paths to an inserted edge's end", subtract=("full",))
+        spread = self.made("inew", [
+            self.scan("ihead"),
+            self.part(self.rows((Source(ROW, rel, "ihead"), Source(PATH, rel, "full")),
+                                (self.eq(p_s, r_d),), (r_s, p_d)), (rel, "ihead")),
+        ], f"{rel}: the new heads with every path from their end", subtract=("full",))
         further = self.made("inew", [self.part(self.rows(
             (Source(ROW, rel, "idelta"), Source(EDGE, self.edge, "full")),
             (self.eq(r_d, e_s),), (r_s, e_d)), (rel, "idelta"))],
             f"{rel}: new paths one edge further", subtract=("full",))
         full, added, new = b.table(rel), b.table(rel, "added"), b.table(rel, "inew")
         keep = [Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new)]
-        return [heads, *keep,
-                Loop((further, *keep), (new.name,), f"insertion into {rel}")]
+        return [heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
+                              (Rename(new, b.table(rel, "ihead")),)),
+                *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}")]
 
     def deletion(self) -> list:
         """The candidates of the removed edges not found again, those kept, and the
@@ -159,27 +179,55 @@ class _Closure:
         p_s, p_d = self.path(PATH)
         q_s, q_d = self.path(ROW)
         r_s, r_d = self.path(OTHER)
+        pending = Source(OTHER, rel, "pending")
         unreached = self.made("unreached", [self.part(self.rows(
             (Source(ROW, rel, "pending"), Source(PATH, rel, "full")), (self.eq(p_s, q_s),),
             (p_s, p_d), (AntiJoin(Source(OTHER, rel, "reached"),
                                   (self.eq(r_s, p_s), self.eq(r_d, p_d))),)),
             (rel, "pending"))],
             f"{rel}: paths from a removed edge's source to nodes it no longer reaches")
-        q2_s, q2_d = self.path(PATH2)
-        candidates = self.made("cand", [
-            self.scan("unreached"),
-            self.part(self.rows(
-                (Source(ROW, rel, "unreached"), Source(PATH, rel, "full"),
-                 Source(PATH2, rel, "full")),
-                (self.eq(p_d, q_s), self.eq(q2_s, p_s), self.eq(q2_d, q_d)), (p_s, q_d)),
-                (rel, "unreached")),
-        ], f"{rel}: paths that may be lost")
-        return [unreached, candidates,
-                Enough(b.table(rel, "cand"), rel, "over-deletion too large", "overdelete_share"),
-                *self.kept(),
+        # (x, a): x reaches the removed edge's source a (or is a), and not its end b
+        # (where the engine has a recursive query to find the nodes that reach b; b
+        # itself reaches b by a path of one edge or more only, so that (b, b) stays a
+        # candidate)
+        antijoins, search = [], []
+        if b.policy.recursive_union:
+            search = [self.reaching()]
+            c_s, c_d = self.path("dl2sql_reaching")
+            antijoins = [AntiJoin(Source("dl2sql_reaching", rel, "reaching"),
+                                  (self.eq(c_s, p_s), self.eq(c_d, r_d)))]
+        sources = self.made("sources", [
+            self.part(self.rows((pending,), (), (r_s, r_s)), (rel, "pending")),
+            self.part(self.rows((pending, Source(PATH, rel, "full")), (self.eq(p_d, r_s),),
+                                (p_s, r_s), antijoins), (rel, "pending")),
+        ], f"{rel}: nodes whose paths through a removed edge's source may be lost")
+        x_s, x_a = self.path("dl2sql_source")
+        candidates = self.made("cand", [self.part(self.rows(
+            (Source("dl2sql_source", rel, "sources"), Source(ROW, rel, "unreached"),
+             Source(PATH, rel, "full")),
+            (self.eq(q_s, x_a), self.eq(p_s, x_s), self.eq(p_d, q_d)), (x_s, q_d)),
+            (rel, "sources"), (rel, "unreached"))], f"{rel}: paths that may be lost")
+        return [unreached, *search, sources,
+                Enough((b.table(rel, "sources"), b.table(rel, "unreached")), rel,
+                       "over-deletion too large", "overdelete_share"),
+                candidates, *self.kept(),
                 self.made("lost", [self.scan("cand")], f"{rel}: paths lost",
                           subtract=("kept",)),
                 Patch(b.table(rel), None, b.table(rel, "lost"))]
+
+    def reaching(self) -> Materialize:
+        """The pairs ``(x, b)`` of a node and the end ``b`` of a removed edge not found
+        again that ``x`` reaches along the edges now (one recursive query)."""
+        rel = self.rel
+        e_s, e_d = self.arc(EDGE)
+        q_s, q_d = self.path(ROW)
+        f_s, f_d = self.path(PATH)
+        edge = Source(EDGE, self.edge, "full")
+        base = self.rows((Source(ROW, rel, "pending"), edge), (self.eq(e_d, q_d),), (e_s, q_d))
+        step = self.rows((Source(PATH, rel, "rdelta"), edge), (self.eq(e_d, f_s),), (e_s, f_d))
+        return self.made("reaching", [self.part(
+            RecursiveUnion(rel, table_name(rel, "rdelta"), (base,), (step,)), (rel, "pending"))],
+            f"{rel}: nodes that reach a removed edge's end now")
 
     def kept(self) -> list:
         """The candidates with a path along the edges now: one recursive query, or a

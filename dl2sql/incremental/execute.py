@@ -17,7 +17,8 @@ from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.build import written
-from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
+from dl2sql.incremental.nodes import (BySize, Enough, OverDeletion, Refuse, StratumUpdate,
+                                      UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
@@ -96,6 +97,11 @@ class Updater:
         self.history: dict[str, _History] = {}
         self._started = 0.0  # when the stratum being updated started
         self._past = _History()  # and what is known of it
+        # where counting a table costs an engine action (Spark), only the tables whose
+        # size decides something are counted; the others are left for the engine to
+        # compute when something reads them
+        self.decisive = (decisive_tables(plan) if getattr(runner, "counting_costs", False)
+                         else None)
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -150,9 +156,8 @@ class Updater:
 
     def clear(self) -> None:
         """Drop the temporary tables of the last transaction."""
-        for name in list(self.rows):
-            if name not in self.state:
-                self.runner.drop(self.plan.tables.get(name) or Table(name, ()))
+        self.runner.drop_all([self.plan.tables.get(name) or Table(name, ())
+                              for name in self.rows if name not in self.state])
         self.rows = {}
 
     def changed(self, rel: str) -> bool:
@@ -196,7 +201,8 @@ class Updater:
         for rel in s.relations:
             plus = self.rows.get(table_name(rel, "plus"), 0)
             minus = self.rows.get(table_name(rel, "minus"), 0)
-            self.sizes[rel] += plus - minus
+            if plus is not None and minus is not None:  # else the size stays an estimate
+                self.sizes[rel] += plus - minus
             if plus:
                 outcome.added[rel] = plus
             if minus:
@@ -210,7 +216,7 @@ class Updater:
         """Whether the stratum's inputs changed by more than the share that makes
         recomputing it cheaper."""
         base = sum(self.sizes.get(r, 0) for r in s.reads)
-        change = sum(self.rows.get(table_name(r, v), 0) for r in s.reads
+        change = sum(self.rows.get(table_name(r, v)) or 0 for r in s.reads
                      for v in ("plus", "minus"))
         share = self.choice.recompute_share
         return share is not None and base > 0 and change > share * base
@@ -257,10 +263,15 @@ class Updater:
                 self._loop(stmt)
             elif isinstance(stmt, OverDeletion):
                 self._loop(stmt.loop, stmt)
+            elif isinstance(stmt, BySize):
+                small = self.rows.get(stmt.table.name, 0) <= stmt.limit
+                self._run(stmt.small if small else stmt.large)
             elif isinstance(stmt, Enough):
                 share = getattr(self.choice, stmt.share)
-                if share is not None and self.rows.get(stmt.table.name, 0) > share * max(
-                        1, self.sizes[stmt.relation]):
+                rows = 1
+                for t in stmt.tables:
+                    rows *= self.rows.get(t.name) or 0
+                if share is not None and rows > share * max(1, self.sizes[stmt.relation]):
                     raise _GiveUp(stmt.why)
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
@@ -280,7 +291,8 @@ class Updater:
             if name in self.empty and name not in self.rows and name in self.plan.tables:
                 self.runner.load(self.plan.tables[name], [])  # an unmade empty table
                 self.rows[name] = 0
-        n = self.runner.materialize(stmt.target, query, stmt.count)
+        count = stmt.count and (self.decisive is None or stmt.target.name in self.decisive)
+        n = self.runner.materialize(stmt.target, query, count)
         self._made(stmt.target.name, n)
 
     def _reads(self, query: exp.Expression) -> tuple:
@@ -350,9 +362,38 @@ class Updater:
         """Whether over-deletion has grown past what recomputing would cost."""
         share = self.choice.overdelete_share
         if share is not None:
-            deleted = sum(self.rows.get(t, 0) for _, t in over.deleted)
+            deleted = sum(self.rows.get(t) or 0 for _, t in over.deleted)
             if deleted > share * sum(self.sizes[r] for r, _ in over.deleted):
                 return True
         limit, past = self.choice.overdelete_time_share, self._past.recompute_seconds
         return (limit is not None and past is not None
                 and time.perf_counter() - self._started > limit * past)
+
+
+def decisive_tables(plan: UpdatePlan) -> set[str]:
+    """The tables of an update plan whose number of rows decides what runs next: the
+    new rows of loops, the tables of ``Enough``, ``BySize`` and ``Refuse``, and a
+    closure's removed edges not found again."""
+    out: set[str] = set()
+
+    def visit(stmts) -> None:
+        for st in stmts:
+            if isinstance(st, Loop):
+                out.update(st.until_empty)
+                visit(st.body)
+            elif isinstance(st, OverDeletion):
+                out.update(t for _, t in st.deleted)
+                visit((st.loop,))
+            elif isinstance(st, Enough):
+                out.update(t.name for t in st.tables)
+            elif isinstance(st, BySize):
+                out.add(st.table.name)
+                visit(st.small)
+                visit(st.large)
+            elif isinstance(st, Refuse):
+                out.add(st.table.name)
+    for s in plan.strata:
+        visit(s.statements)
+        if s.lossless is not None:
+            out.add(s.lossless.name)
+    return out

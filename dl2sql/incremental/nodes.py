@@ -26,14 +26,15 @@ class OverDeletion:
 
 @dataclass(frozen=True)
 class Enough:
-    """A check of a stratum's update: once ``table`` holds more than the executor's
+    """A check of a stratum's update: once ``tables`` (made by earlier statements; the
+    product of their rows where there are several) hold more than the executor's
     ``share`` (a :class:`~dl2sql.incremental.execute.Choice` field) of the rows of
     ``relation``, the stratum is recomputed instead (``why`` says so in its method's
     name). A group stratum checks the keys of the groups a transaction touches (making
-    most groups again costs more than making them all), a transitive closure the paths
-    it may lose."""
+    most groups again costs more than making them all), a transitive closure the nodes
+    that may lose paths times the nodes they may lose."""
 
-    table: Table
+    tables: tuple[Table, ...]
     relation: str
     why: str = "many groups touched"
     share: str = "recompute_share"
@@ -61,6 +62,17 @@ class CountChange:
     prior: str
     plus: str
     minus: str
+
+
+@dataclass(frozen=True)
+class BySize:
+    """``small`` when ``table`` (made by an earlier statement) holds at most ``limit``
+    rows, ``large`` otherwise."""
+
+    table: Table
+    limit: int
+    small: tuple
+    large: tuple
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,14 @@ class Runner(Protocol):
     def drop(self, table: Table) -> None:
         """Forget ``table`` and free what it holds."""
 
+    def drop_all(self, tables: list[Table]) -> None:
+        """Forget every table of ``tables`` (as one request to the engine, where it can
+        take several statements at once)."""
+
+    def frame_of(self, query: exp.Expression):
+        """The engine's frame (DataFrame, relation) of ``query``, computed when it is
+        read: it reads the tables as they are until they change."""
+
     def register_function(self, name: str, fn, arg_types: list[exp.DataType],
                           ret_type: exp.DataType) -> None:
         """Make Python function ``fn`` callable in queries as scalar function ``name``.

@@ -80,6 +80,7 @@ class DuckDBRunner:
 
     engine = "duckdb"
     dialect = "duckdb"
+    counting_costs = False  # a CREATE TABLE AS answers with its number of rows
 
     def __init__(self, con=None):
         if con is None:
@@ -228,9 +229,20 @@ class DuckDBRunner:
             tuple(v if f is None else f(v) for f, v in zip(norms, r)) for r in rows
         ]
 
+    def frame_of(self, query: exp.Expression):
+        """A DuckDB relation of ``query``, evaluated when it is read."""
+        return self.con.sql(self.sql(query))
+
     def drop(self, table: Table) -> None:
         """``DROP TABLE IF EXISTS table``."""
         self.con.execute(self._text(("drop", table.name), lambda: drop_table(table.name)))
+
+    def drop_all(self, tables: list[Table]) -> None:
+        """``DROP TABLE IF EXISTS`` each of ``tables``, in one call (a transaction drops
+        the dozens of tables of the one before)."""
+        if tables:
+            self.con.execute(";\n".join(self._text(("drop", t.name), lambda t=t: drop_table(
+                t.name)) for t in tables))
 
     def size(self, table: Table) -> int:
         """Number of rows of ``table`` (counted: DuckDB keeps no sizes apart)."""

@@ -82,6 +82,7 @@ class SparkRunner:
     engine = "spark"
     dialect = "spark"
     lazy_uncounted = True  # uncounted results are checkpointed lazily (no action)
+    counting_costs = True  # a count is an action (incremental updates count little)
     EAGER_EVERY = 64
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
@@ -324,6 +325,12 @@ class SparkRunner:
         self._set(table, ck, n, files)
         return n if count else None
 
+    def frame_of(self, query: exp.Expression):
+        """A DataFrame of ``query`` (no action: it is computed when it is read)."""
+        text, names = self._printed(query)
+        self._register_views(names)
+        return self.spark.sql(text)
+
     def append(self, target: Table, source: Table) -> None:
         """``target := target ∪ source`` with no action now: the union of the stored
         pieces themselves, where more than ``COMPACT_EVERY`` pieces have some of the
@@ -390,7 +397,11 @@ class SparkRunner:
         query = SPARK.difference(select_all(target.name), minus.name, columns)
         if plus is not None:
             query = exp.union(query, select_all(plus.name), distinct=False)
-        self.materialize(target, query, True)
+        # lazily (no action now): the next query that reads the relation computes it;
+        # its size before stays as the estimate that chooses its joins
+        before = self.sizes.get(target.name)
+        self.materialize(target, query, False)
+        self.sizes[target.name] = before
 
     @contextlib.contextmanager
     def transaction(self):
@@ -435,6 +446,11 @@ class SparkRunner:
                 self._release(df)
         if any(p.files for p in replaced):
             self._collect()
+
+    def drop_all(self, tables: list[Table]) -> None:
+        """Forget each of ``tables``."""
+        for t in tables:
+            self.drop(t)
 
     def size(self, table: Table) -> int:
         """Number of rows of ``table``: known where it was counted when stored, else

@@ -13,7 +13,7 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import (CountChange, Enough, OverDeletion, Refuse,
+from dl2sql.incremental.nodes import (BySize, CountChange, Enough, OverDeletion, Refuse,
                                       StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
@@ -115,7 +115,10 @@ class _UpdateLowering:
         if isinstance(s, OverDeletion):
             return dataclasses.replace(s, loop=self.statement(s.loop))
         if isinstance(s, Enough):
-            return dataclasses.replace(s, table=table(s.table))
+            return dataclasses.replace(s, tables=tuple(table(t) for t in s.tables))
+        if isinstance(s, BySize):
+            return BySize(table(s.table), s.limit, tuple(self.statement(x) for x in s.small),
+                          tuple(self.statement(x) for x in s.large))
         if isinstance(s, Refuse):
             return dataclasses.replace(s, table=table(s.table))
         raise TypeError(f"not an update statement: {s!r}")
