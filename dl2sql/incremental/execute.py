@@ -16,7 +16,7 @@ from typing import Optional
 from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
-from dl2sql.incremental.build import written
+from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.nodes import (Enough, OverDeletion, Refuse, StratumUpdate,
                                       SupportCheck, UpdatePlan)
 from dl2sql.plan.build import table_name
@@ -169,7 +169,7 @@ class Updater:
         t0 = self._started = time.perf_counter()
         method = s.method
         past = self._past = self.history.setdefault(s.name, _History())
-        if s.method != "input" and self._large(s):
+        if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
         elif s.check is not None and self._deletes(s) and self._nothing_lost(s.check):
             method = NOTHING_LOST
