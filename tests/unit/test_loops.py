@@ -152,3 +152,19 @@ Flip(1 - m) :- Flip(x), var m = x.group_by(()).max().
         for s in plan.statements))
     with pytest.raises(RuntimeFailure, match="stratum Flip did not converge within 50"):
         execute(bounded, DuckDBRunner(duckdb.connect()), {"Seed": [(0,)]})
+
+
+def test_the_rows_of_a_recursive_group_by_over_a_multiset_keep_their_duplicates():
+    # the rows helper reads a multiset, so it is one too (dl2sql.passes.bags); being
+    # made anew every iteration, it may be part of the recursion
+    source = SPAN.replace("input relation Edge", "input multiset Edge")
+    program = compile_source(source)
+    (stratum,) = [s for s in program.strata if s.aggregated]
+    assert program.relations["__group2_rows"].kind == "multiset"
+    (fixpoint,) = [s for s in program.plan.statements if isinstance(s, Fixpoint)]
+    assert fixpoint.group_steps == stratum.group_steps and fixpoint.bags == ("__group2_rows",)
+    (loop,) = [s for s in _statements(source, "duckdb") if isinstance(s, Loop)]
+    bags = {s.target.name: s.query.bag for s in loop.body if isinstance(s, Materialize)
+            and s.target.name.startswith("__group")}
+    assert bags == {"__group2_rows": True, "__group2": False, "__group3_rows": False,
+                    "__group3": False}
