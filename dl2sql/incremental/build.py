@@ -218,6 +218,8 @@ class _Builder:
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
         if s.recursive:
+            # no bags among its group steps: maintained programs hold none (a program
+            # with streams or multisets is evaluated from scratch, dl2sql.replay)
             fixpoint = Fixpoint(tuple(s.relations), s.group_steps)
             planned = plan_loops(Plan((), (fixpoint,), {}), self.p, self.policy).statements
         elif s.transform is not None:
