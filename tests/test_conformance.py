@@ -35,7 +35,8 @@ LIBRARY_TESTS = ("std_test", "vec_test", "set_test", "map_test", "group_test", "
 REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "internment_test",
             "fp_test", "set_test", "map_test", "group_test", "tutorial", "base64_test",
             "uuid_test", "url_test", "regex_test", "hashset_test", "tinyset_test",
-            "streams", "vec_test", "json_test", "net_test", "time_test", "ddvalue_test")
+            "streams", "vec_test", "json_test", "net_test", "time_test", "ddvalue_test",
+            "modules")
 # Python implementations of a program's extern functions (upstream's are Rust):
 # tests/conformance_externs/NAME.py, when the program has any
 EXTERNS = Path(__file__).parent / "conformance_externs"

@@ -18,9 +18,10 @@ from dl2sql.plan.nodes import Table
 
 PROGRAMS = Path(__file__).parent / "programs"
 CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())
-# recursion with negation, replayed on Spark both ways as well (tests/test_programs.py
-# replays every case incrementally on Spark against its expected output)
-SPARK_CASES = ["negation", "tc_cyclic"]
+# recursion with negation and through group_by, replayed on Spark both ways as well
+# (tests/test_programs.py replays every case incrementally on Spark against its
+# expected output)
+SPARK_CASES = ["negation", "tc_cyclic", "recursive_aggregation"]
 
 
 def _replay(case: str, runner, recompute: bool) -> tuple[int, str, str]:
@@ -69,3 +70,14 @@ def test_explain_says_how_each_stratum_was_maintained(capsys):
     assert "__" not in incremental.err  # the compiler's helper relations stay hidden
     assert main(args + ["--recompute"]) == 0
     assert capsys.readouterr().out == incremental.out
+
+
+def test_explain_names_recursion_through_group_by(capsys):
+    folder = PROGRAMS / "recursive_aggregation"
+    args = ["replay", str(folder / "recursive_aggregation.dl"), "--commands",
+            str(folder / "recursive_aggregation.dat")]
+    assert main(args + ["--explain"]) == 0
+    err = capsys.readouterr().err
+    assert "  Span: recompute (recursive aggregation) 5x" in err
+    assert "  Fanin, Open: recompute (recursive aggregation)" in err
+    assert "__" not in err  # the group_by's helpers stay hidden in the strata's names

@@ -19,8 +19,8 @@ Calling conventions (used by :class:`dl2sql.runtime.interp.Interpreter`):
 
 Group functions are in :mod:`dl2sql.udfs.std_group`. ``map``/``and_then``/
 ``ok_or_else``/``map_err`` of Option and Result are DDlog functions in
-``stdlib/ddlog_std.dl``. ``hash32/64/128`` raise, since Rust's hash stream cannot be
-reproduced.
+``stdlib/ddlog_std.dl``. ``hash32/64/128`` hash the bytes Rust's derived ``Hash``
+writes (:mod:`dl2sql.runtime.rust_hash`) with xxHash, as ddlog_std does.
 """
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.runtime.ops import to_string as prim_to_string, wrap
 from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple
 from dl2sql.runtime.defaults import default_value
+from dl2sql.runtime.rust_hash import hash_bytes
 from dl2sql.runtime.values import AnyValue, Record
+from dl2sql.runtime.xxhash64 import DDLOG_SEED, DDLOG_SEED2, xxh32, xxh64
 from dl2sql.udfs.lib_collections import LIBRARY_COLLECTIONS
 from dl2sql.udfs.lib_base64 import LIBRARY_BASE64
 from dl2sql.udfs.lib_fp import FP
@@ -236,10 +238,29 @@ def range_vec(start: int, end: int, step: int) -> tuple:
     return () if step == 0 else tuple(range(start, end, step))
 
 
-def _no_hash(_x):
-    """Not computable: DDlog hashes Rust's in-memory representation."""
-    raise RuntimeFailure("hash32/hash64/hash128 follow Rust's in-memory hash and "
-                         "cannot be computed outside Rust")
+def _hash_input(ctx: Ctx, x) -> bytes:
+    """What Rust's derived ``Hash`` feeds the hasher for ``x`` (of the call's type)."""
+    return hash_bytes(ctx.targs[0], x, ctx.env)
+
+
+@typed
+def hash32(ctx: Ctx, x) -> int:
+    """XXH32 (ddlog_std's seed, cut to 32 bits) of the bytes Rust hashes for ``x``."""
+    return xxh32(_hash_input(ctx, x), DDLOG_SEED)
+
+
+@typed
+def hash64(ctx: Ctx, x) -> int:
+    """XXH64 (ddlog_std's seed) of the bytes Rust hashes for ``x``."""
+    return xxh64(_hash_input(ctx, x), DDLOG_SEED)
+
+
+@typed
+def hash128(ctx: Ctx, x) -> int:
+    """Two XXH64 of the bytes Rust hashes for ``x`` (ddlog_std's two seeds), the first
+    in the high 64 bits."""
+    data = _hash_input(ctx, x)
+    return (xxh64(data, DDLOG_SEED) << 64) | xxh64(data, DDLOG_SEED2)
 
 
 def _swap(width: int) -> Callable[[int], int]:
@@ -320,7 +341,7 @@ STD: dict[str, Callable] = {_S + name: fn for name, fn in {
     "to_any": to_any, "from_any": from_any,
     "parse_dec_u64": parse_dec_u64, "parse_dec_i64": parse_dec_i64,
     "min": min_, "max": max_, "pow32": pow32, "default": default, "range_vec": range_vec,
-    "hash32": _no_hash, "hash64": _no_hash, "hash128": _no_hash,
+    "hash32": hash32, "hash64": hash64, "hash128": hash128,
     "ntohl": _swap(4), "htonl": _swap(4), "ntohs": _swap(2), "htons": _swap(2),
     "is_some": _is(_S + "Some"), "is_none": _is(_S + "None"),
     "is_ok": _is(_S + "Ok"), "is_err": _is(_S + "Err"),

@@ -74,7 +74,8 @@ def emit_types(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
 def emit_strata(p: CompiledProgram, dialect: str, internal: bool = False) -> str:
     out, hidden = [], 0
     for i, s in enumerate(p.strata):
-        kind = "recursive" if s.recursive else "non-recursive"
+        kind = ("recursive through group_by" if s.aggregated else
+                "recursive" if s.recursive else "non-recursive")
         shown = [r for r in s.relations if internal or not is_helper(p, r)]
         if shown:
             out.append(f"stratum {i} ({kind}): {', '.join(shown)}")

@@ -13,7 +13,11 @@ Per stratum, by kind:
 - dred (a recursive stratum): delete and rederive. Over-delete semi-naively from the
   removed rows, remove them, put back those with a derivation from what is left,
   and insert semi-naively from those and from the new derivations. A transaction that
-  only adds rows only runs the last phase.
+  only adds rows only runs the last phase;
+- recursion through a ``group_by``: recomputed. Its naive iteration (DDlog's meaning,
+  :mod:`dl2sql.passes.stratify`) is not monotone: a new row may remove an aggregate
+  row, and whether a row is still derived depends on the whole iteration history,
+  which delta rules and DRed do not see.
 
 Each stratum can also be recomputed from scratch; the executor chooses per stratum
 and per transaction (:mod:`dl2sql.incremental.execute`).
@@ -41,6 +45,9 @@ from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
 
 KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
+# the method of a stratum that recurses through a group_by: recomputed whenever a
+# relation it reads changed (a naive loop, as in the first evaluation)
+RECURSIVE_AGGREGATION = "recompute (recursive aggregation)"
 
 
 def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy) -> UpdatePlan:
@@ -191,6 +198,9 @@ class _Builder:
             return StratumUpdate(tuple(s.relations), "recompute",
                                  tuple(sorted(set(s.transform.relations))), (), recompute,
                                  diff)
+        if s.aggregated:  # an aggregate row may go when its group grows: no delta rules
+            return StratumUpdate(tuple(s.relations), RECURSIVE_AGGREGATION, read, (),
+                                 recompute, diff)
         closure = None
         if s.recursive and len(s.relations) == 1 and s.relations[0] in self.p.closures:
             closure = closure_update(self, self.p.closures[s.relations[0]][0], blocks[0].span)
@@ -212,8 +222,10 @@ class _Builder:
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
         if s.recursive:
-            planned = plan_loops(Plan((), (Fixpoint(tuple(s.relations)),), {}), self.p,
-                                 self.policy).statements
+            # no bags among its group steps: maintained programs hold none (a program
+            # with streams or multisets is evaluated from scratch, dl2sql.replay)
+            fixpoint = Fixpoint(tuple(s.relations), s.group_steps)
+            planned = plan_loops(Plan((), (fixpoint,), {}), self.p, self.policy).statements
         elif s.transform is not None:
             planned = (transform_statement(s.transform, self.p.layouts),)
         else:

@@ -16,7 +16,7 @@ from typing import Optional
 from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
-from dl2sql.incremental.build import written
+from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.nodes import (BySize, Enough, OverDeletion, Refuse, StratumUpdate,
                                       UpdatePlan)
 from dl2sql.plan.build import table_name
@@ -173,7 +173,7 @@ class Updater:
         t0 = self._started = time.perf_counter()
         method = s.method
         past = self._past = self.history.setdefault(s.name, _History())
-        if s.method != "input" and self._large(s):
+        if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
         elif s.method == "dred" and past.skip and self._deletes(s):
             past.skip -= 1

@@ -83,7 +83,9 @@ class StratumUpdate:
     with rederivation of the rows that lost a derivation, ``group``: the groups of the
     touched keys recomputed, ``dred``: delete and rederive for recursion, ``closure``:
     a transitive closure by its changed edges (:mod:`dl2sql.incremental.closure`);
-    ``recompute``: a user transformer, run again whenever an input changed);
+    ``recompute``: a user transformer, run again whenever an input changed;
+    ``recompute (recursive aggregation)``: recursion through a ``group_by``, evaluated
+    again whenever a relation it reads changed);
     ``statements`` run it, leaving every relation's ``plus`` and ``minus`` tables and
     its full table updated. ``recompute`` evaluates the stratum from scratch into its
     full tables (after the executor renamed each to ``R__old``) and ``diff`` then makes

@@ -12,7 +12,8 @@ relations, so that every later stage sees only joins, filters and one aggregatio
 * ``H :- __groupN(k..., g), B2.`` -- which may itself hold the next ``group_by``.
 
 The aggregation reads ``__groupN_rows`` like a negated literal reads its relation: the
-stratifier puts it in an earlier stratum, and a cycle through it is an error.
+stratifier puts it in an earlier stratum, unless the rows depend on the head; then the
+recursive stratum is iterated naively (:mod:`dl2sql.passes.stratify`).
 """
 from __future__ import annotations
 

@@ -49,14 +49,16 @@ def mark_bags(rules: list[T.CoreRule], relations: dict[str, RelationInfo],
 
 def check_bag_strata(strata, relations: dict[str, RelationInfo]) -> None:
     """A bag in a recursive stratum is an error (upstream refuses streams there; a
-    multiset's weights could grow without end)."""
+    multiset's weights could grow without end). The rows of a ``group_by`` inside
+    recursion may be a bag: every iteration makes them anew (:mod:`dl2sql.plan.loops`),
+    so that their weights are those of one iteration's join, as DDlog's group sees."""
     diags = Diagnostics()
     for s in strata:
         if not s.recursive:
             continue
         for rel in s.relations:
             info = relations[rel]
-            if is_bag(info):
+            if is_bag(info) and rel not in s.group_steps:
                 diags.error(info.span, f"{info.kind} `{rel}` is part of a recursive "
                                        f"computation ({', '.join(s.relations)}), which "
                                        f"dl2sql does not support")
@@ -78,8 +80,8 @@ def counted_internals(rules: list[T.CoreRule], relations: dict[str, RelationInfo
     can be maintained (docs/language.md)."""
     readers: dict[str, set[str]] = {}
     for r in rules:
-        for c in r.body:
-            if isinstance(c, T.CAtom):
+        for c in r.body:  # a group_by's source too: recursion may go through one
+            if isinstance(c, (T.CAtom, T.CGroupSource)):
                 readers.setdefault(c.relation, set()).update(h.relation for h in r.heads)
     grouped = {c.relation for r in rules for c in r.body if isinstance(c, T.CGroupSource)}
 

@@ -1,5 +1,15 @@
 """Dependency graph of relations and its strata (strongly connected components in
-dependency order). Negation inside a recursive cycle is a located error."""
+dependency order). Negation inside a recursive cycle is a located error.
+
+Recursion through a ``group_by`` is allowed, with DDlog's meaning: DDlog evaluates a
+recursive component as a differential-dataflow ``iterate`` in which every relation is
+recomputed from all its rules over the previous iteration's relations, from empty,
+until none changes. An aggregate row of one iteration is gone at the next if its
+group's value changed (simple.dl's ``Span`` upstream), which is not the least fixpoint
+that semi-naive evaluation accumulates. Such a stratum lists its ``group_steps``: the
+helper relations of the aggregations (:mod:`dl2sql.passes.aggregation`), which stand
+for operators inside one rule in DDlog and are therefore computed within an
+iteration, not from the previous one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,6 +27,14 @@ class Stratum:
     rules: tuple[T.CoreRule, ...]
     # the application of a user transformer that computes ``relations`` (its outputs)
     transform: object = None
+    # recursion through a group_by: the aggregations' helper relations among
+    # ``relations``, in the order one iteration computes them (see the module docs)
+    group_steps: tuple[str, ...] = ()
+
+    @property
+    def aggregated(self) -> bool:
+        """Whether the recursion goes through a ``group_by`` (evaluated naively)."""
+        return bool(self.group_steps)
 
 
 @dataclass(frozen=True)
@@ -62,13 +80,7 @@ def stratify(rules: list[T.CoreRule], relations: list[str],
     comp_of = {r: i for i, comp in enumerate(comps) for r in comp}
     diags = Diagnostics()
     for e in edges:
-        if e.aggregated and comp_of[e.source] == comp_of[e.target]:
-            cycle = sorted(r for r in comps[comp_of[e.source]] if "__group" not in r)
-            diags.error(e.span, "this `group_by` aggregates rows that depend on its own "
-                                "result (recursion through "
-                                + ", ".join(f"`{r}`" for r in cycle)
-                                + "); aggregation must not be recursive")
-        elif e.negated and comp_of[e.source] == comp_of[e.target]:
+        if e.negated and comp_of[e.source] == comp_of[e.target]:
             cycle = ", ".join(f"`{r}`" for r in sorted(comps[comp_of[e.source]]))
             rule_span = next(r.span for r in rules if any(h.relation == e.target
                                                           for h in r.heads))
@@ -89,9 +101,32 @@ def stratify(rules: list[T.CoreRule], relations: list[str],
         rels = tuple(sorted(comp))
         recursive = len(rels) > 1 or rels[0] in self_loops
         members = set(rels)
-        strata.append(Stratum(rels, recursive, tuple(
-            r for r in rules if any(h.relation in members for h in r.heads))))
+        mine = tuple(r for r in rules if any(h.relation in members for h in r.heads))
+        strata.append(Stratum(rels, recursive, mine, group_steps=_group_steps(mine, members)))
     return strata
+
+
+def _group_steps(rules: tuple[T.CoreRule, ...], members: set[str]) -> tuple[str, ...]:
+    """The aggregation helpers among ``members`` (a ``group_by``'s rows and groups)
+    in an order where each comes after the helpers it reads: empty unless the
+    recursion goes through a ``group_by``. The helpers of one rule form a chain (rows,
+    groups, the next ``group_by``'s rows, ...), so the order exists."""
+    helpers: set[str] = set()
+    for r in rules:
+        for c in r.body:
+            if isinstance(c, T.CGroupSource) and c.relation in members:
+                helpers.add(c.relation)
+                helpers.update(h.relation for h in r.heads)
+    reads = {h: {c.relation for r in rules if any(x.relation == h for x in r.heads)
+                 for c in r.body if isinstance(c, (T.CAtom, T.CGroupSource))
+                 and c.relation in helpers and c.relation != h} for h in helpers}
+    order: list[str] = []
+    while len(order) < len(helpers):
+        ready = sorted(h for h in helpers if h not in order and reads[h] <= set(order))
+        if not ready:
+            raise AssertionError(f"aggregation helpers read each other: {sorted(helpers)}")
+        order.append(ready[0])
+    return tuple(order)
 
 
 def node_name(i: int) -> str:

@@ -41,7 +41,8 @@ def build_plan(strata: list[Stratum], blocks: dict[str, list[Block]], inputs: li
         if s.relations[0] in inputs:
             continue
         if s.recursive:
-            statements.append(Fixpoint(tuple(s.relations)))
+            statements.append(Fixpoint(tuple(s.relations), s.group_steps, tuple(
+                r for r in s.group_steps if r in bags)))
             continue
         if s.transform is not None:
             statements.append(transform_statement(s.transform, layouts))

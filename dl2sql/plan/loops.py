@@ -13,7 +13,12 @@ A :class:`~dl2sql.plan.nodes.Fixpoint` becomes, by the policy:
   rows are distributed on it before they are deduplicated;
 - for a transitive closure on an engine that pays much per iteration, a
   :class:`~dl2sql.plan.nodes.Choose` between that loop and the doubling rule's
-  (:mod:`dl2sql.passes.doubling`), decided at run time by the graph's shape.
+  (:mod:`dl2sql.passes.doubling`), decided at run time by the graph's shape;
+- recursion through a ``group_by``, on every engine, a naive :class:`Loop` (DDlog's
+  meaning, :mod:`dl2sql.passes.stratify`): from empty relations, each iteration makes
+  the aggregations' helper relations, then every member's rows from all its rules
+  (``R__next``), counts the rows that differ from the last iteration's
+  (``R__changed``) and replaces the relations, until no member changed.
 
 The policy also sets how many loop bodies run per termination test (one Spark job runs
 them all). Every choice shows in ``dl2sql compile --emit plan``; runners execute the
@@ -112,6 +117,8 @@ class _Planner:
         return relation_table(self.p.layouts, rel, version, self.keys if keys is None else keys)
 
     def fixpoint(self, f: Fixpoint) -> list:
+        if f.group_steps:
+            return self._naive(f)
         rel = f.relations[0]
         if self.policy.closure_by_doubling and rel in self.p.closures:
             return [self._closure(f, *self.p.closures[rel])]
@@ -185,6 +192,42 @@ class _Planner:
         loop = Loop(tuple(body), until, ", ".join(f.relations), steps_per_check=steps,
                     fuse_below_rows=self.policy.fuse_below_rows if steps > 1 else float("inf"))
         return init + [loop]
+
+    def _naive(self, f: Fixpoint) -> list:
+        """Recursion through a ``group_by``: every member made again from the last
+        iteration's, until none changes. The loop's tables carry no partition key (each
+        iteration reads and replaces whole relations: there is no delta to keep
+        partitioned)."""
+        steps = set(f.group_steps)
+        members = [r for r in f.relations if r not in steps]
+        name = ", ".join(members)
+        init, body, swap = [], [], []
+        for rel in members:
+            init.append(Materialize(self.table(rel, keys={}), Union(rel, ()),
+                                    comment=f"{rel}: empty before the first iteration"))
+        for rel in f.group_steps:
+            body.append(Materialize(self.table(rel, keys={}), self._all_rules(rel, f.bags),
+                                    comment=f"{rel}: a group_by step of this iteration"))
+        for rel in members:
+            body.append(Materialize(self.table(rel, "next", {}), self._all_rules(rel),
+                                    comment=f"{rel}: every rule, on the last iteration"))
+        for rel in members:
+            columns = tuple(n for n, _ in self.p.layouts[rel].columns)
+            full, nxt = table_name(rel), table_name(rel, "next")
+            changed = Union(rel, (Subtract(Scan(nxt), full, columns),
+                                  Subtract(Scan(full), nxt, columns)))
+            body.append(Materialize(self.table(rel, "changed", {}), changed, count=True,
+                                    comment=f"{rel}: rows that differ from the last iteration"))
+            swap.append(Rename(self.table(rel, keys={}), self.table(rel, "next", {})))
+        until = tuple(table_name(r, "changed") for r in members)
+        steps_per_check = self.policy.steps_per_check
+        loop = Loop(tuple(body + swap), until, name, steps_per_check=steps_per_check,
+                    fuse_below_rows=self.policy.fuse_below_rows if steps_per_check > 1
+                    else float("inf"))
+        return init + [loop]
+
+    def _all_rules(self, rel: str, bags: tuple[str, ...] = ()) -> Union:
+        return Union(rel, tuple(Rows(b) for b in self.p.blocks.get(rel, [])), rel in bags)
 
     @staticmethod
     def _variant(b: Block, keys: dict):

@@ -187,9 +187,14 @@ class Loop:
 @dataclass(frozen=True)
 class Fixpoint:
     """A recursive stratum before loop planning (:mod:`dl2sql.plan.loops`) turns it
-    into statements: ``relations`` are its members, in stratum order."""
+    into statements: ``relations`` are its members, in stratum order. With
+    ``group_steps`` (the recursion goes through a ``group_by``, whose helper relations
+    these are) it is iterated naively, as DDlog does (:mod:`dl2sql.passes.stratify`);
+    ``bags`` are those of them that keep duplicate rows (:mod:`dl2sql.passes.bags`)."""
 
     relations: tuple[str, ...]
+    group_steps: tuple[str, ...] = ()
+    bags: tuple[str, ...] = ()
 
 @dataclass(frozen=True)
 class Choose:

@@ -82,7 +82,7 @@ def partition_keys(strata: list[Stratum], blocks: dict[str, list[Block]],
         return dtype is not None and hashable(dtype, env)
 
     for s in strata:
-        if not s.recursive:
+        if not s.recursive or s.aggregated:  # no delta to join: see dl2sql.plan.loops
             continue
         members = set(s.relations)
         joins = [j for rel in s.relations for b in blocks.get(rel, []) if isinstance(b, Block)

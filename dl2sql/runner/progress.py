@@ -84,12 +84,14 @@ class RecordingProgress:
 
     def methods_summary(self, hidden=frozenset()) -> str:
         """Per stratum: how many transactions each method maintained it in, and their
-        seconds; strata of ``hidden`` relations only (the compiler's) are left out."""
+        seconds; ``hidden`` relations (the compiler's) are left out of the strata's
+        names, and strata of them only altogether."""
         table: dict[str, dict[str, list]] = {}
         for stratum, method, seconds in self.strata:
-            if all(r in hidden for r in stratum.split(", ")):
+            shown = ", ".join(r for r in stratum.split(", ") if r not in hidden)
+            if not shown:
                 continue
-            entry = table.setdefault(stratum, {}).setdefault(method, [0, 0.0])
+            entry = table.setdefault(shown, {}).setdefault(method, [0, 0.0])
             entry[0] += 1
             entry[1] += seconds
         lines = []

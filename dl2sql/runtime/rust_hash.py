@@ -14,8 +14,9 @@ strings their UTF-8 bytes and ``0xff``, tuples and single-constructor types thei
 fields in order, unions an 8-byte constructor index and then its fields, ``Vec``,
 ``Set`` and ``Map`` their length (8 bytes) and their elements in order, a ``HashSet``
 its elements in its own order. These are checked against upstream's outputs for
-integers, tuples and vectors; floats (``ordered_float``'s normalised bits), ``bigint``
-(num-bigint's sign and 64-bit digits) and ``Set64`` (its length and sorted elements)
+integers, tuples, vectors, structs and non-zero ``bigint`` (num-bigint's sign and
+64-bit digits: ``hash128`` in upstream's simple.dl); floats (``ordered_float``'s
+normalised bits), a zero ``bigint`` and ``Set64`` (its length and sorted elements)
 follow the crates' sources and are not confirmed by an upstream test. Interned values
 hash as their contents, where DDlog hashes a pointer: no order can match that.
 """
@@ -72,7 +73,9 @@ def siphash13(data: bytes, k0: int = 0, k1: int = 0) -> int:
 
 
 def _int_bytes(t: Type, v: int) -> bytes:
-    width = 0 if isinstance(t, TBigInt) else t.width
+    if isinstance(t, TBigInt):
+        return _bigint_bytes(v)
+    width = t.width
     for size in (8, 16, 32, 64, 128):
         if width <= size:
             return (v & ((1 << size) - 1)).to_bytes(size // 8, "little")

@@ -6,7 +6,7 @@ replaced by what computes it: the ``graph`` library's transformers become rules 
 generated helper relations (:mod:`dl2sql.types.graph_transformers`), which the rest
 of the compiler stratifies, plans as fixpoint loops and maintains like any other
 rules. A transformer's outputs thus depend on all its inputs, and recursion through a
-transformer is refused by the same check that refuses recursion through ``group_by``.
+transformer is refused (:func:`check_not_recursive`): DDlog refuses it too.
 """
 from __future__ import annotations
 

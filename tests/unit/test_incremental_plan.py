@@ -57,3 +57,23 @@ def test_a_primary_key_over_a_flat_record_is_its_column():
     info = p.relations["U"]
     key = key_of(info.key, p.layouts["U"], "s")
     assert key == T.TCol(info.key_type, "s", "id")
+
+
+def test_recursion_through_group_by_is_recomputed_by_its_naive_loop():
+    from dl2sql.plan.nodes import Loop
+
+    program = compile_source("""
+input relation Tag(n: u32, t: u32)
+input relation Edge(c: u32, p: u32)
+output relation Span(n: u32, ts: Set<u32>)
+Span(n, ts) :- Tag(n, t), var ts = t.group_by(n).to_set().
+Span(p, ts) :- Edge(c, p), Span(c, s), var ts = s.group_by(p).union().
+""", "<test>")
+    (update,) = [s for s in program.update_for("duckdb").strata if "Span" in s.relations]
+    assert update.method == "recompute (recursive aggregation)"
+    assert update.statements == () and update.reads == ("Edge", "__group1")
+    (loop,) = [s for s in update.recompute if isinstance(s, Loop)]
+    assert loop.until_empty == ("Span__changed",)
+    # the changes of every relation of the stratum, helpers too, against the old state
+    assert {s.target.name for s in update.diff} == {
+        f"{r}__{v}" for r in ("Span", "__group2", "__group2_rows") for v in ("plus", "minus")}

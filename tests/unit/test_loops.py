@@ -82,3 +82,89 @@ def test_emit_plan_shows_the_choices():
     assert "[partitioned by y]" in spark and "rows per distinct x (long thin paths)" in spark
     assert "4 steps per check while every delta is below 10000 rows" in spark
     assert "Path := Path: recursive query" in duckdb and "repeat" not in duckdb
+
+
+# recursion through a group_by (upstream's simple.dl `Span`), with a second relation in
+# the component and two aggregations in one rule
+SPAN = """
+input relation Tag(n: u32, t: u32)
+input relation Edge(c: u32, p: u32)
+output relation Span(n: u32, ts: Set<u32>)
+Span(n, ts) :- Tag(n, t), var ts = t.group_by(n).to_set().
+Span(p, ts) :- Edge(c, p), Seen(c), Span(c, s), var u = s.group_by((p, c)).union(),
+               var ts = u.group_by(p).union().
+output relation Seen(n: u32)
+Seen(n) :- Span(n, _).
+"""
+
+
+def test_recursion_through_group_by_is_a_naive_loop_on_every_engine():
+    program = compile_source(SPAN)
+    (stratum,) = [s for s in program.strata if s.aggregated]
+    # the aggregations' helpers in the order one iteration makes them
+    assert stratum.group_steps == ("__group2_rows", "__group2", "__group3_rows", "__group3")
+    assert set(stratum.relations) == {"Seen", "Span", *stratum.group_steps}
+    for engine in ("duckdb", "spark"):
+        stmts = _statements(SPAN, engine)
+        (loop,) = [s for s in stmts if isinstance(s, Loop)]
+        assert loop.stratum == "Seen, Span" and loop.until_empty == (
+            "Seen__changed", "Span__changed")
+        made = [s.target.name for s in loop.body if isinstance(s, Materialize)]
+        assert made == ["__group2_rows", "__group2", "__group3_rows", "__group3",
+                        "Seen__next", "Span__next", "Seen__changed", "Span__changed"]
+        counted = [s.target.name for s in loop.body if isinstance(s, Materialize) and s.count]
+        assert counted == ["Seen__changed", "Span__changed"]
+        # every member starts empty; nothing in the loop is partitioned or semi-naive
+        empty = [s for s in stmts[:stmts.index(loop)] if isinstance(s, Materialize)
+                 and s.target.relation in ("Seen", "Span")]
+        assert [(s.target.name, s.query.parts) for s in empty] == [("Seen", ()), ("Span", ())]
+        assert all(not s.target.partition_by for s in _walk(stmts)
+                   if isinstance(s, Materialize))
+        assert not any("delta" in s.target.name for s in _walk(stmts)
+                       if isinstance(s, Materialize))
+
+
+def test_monotone_recursion_stays_semi_naive():
+    (stratum,) = [s for s in compile_source(NON_LINEAR).strata if s.recursive]
+    assert not stratum.aggregated
+    (loop,) = [s for s in _walk(_statements(NON_LINEAR, "duckdb")) if isinstance(s, Loop)]
+    assert loop.until_empty == ("Path__new",)
+
+
+def test_a_recursive_aggregate_that_never_settles_stops_naming_its_stratum():
+    import duckdb
+    import pytest
+
+    from dl2sql.diagnostics import RuntimeFailure
+    from dl2sql.plan.interpret import execute
+    from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+    # Flip holds 0 and 1 - max(Flip): {0}, {0, 1}, {0}, ... never the same twice running
+    program = compile_source("""
+input relation Seed(x: u32)
+output relation Flip(x: u32)
+Flip(x) :- Seed(x).
+Flip(1 - m) :- Flip(x), var m = x.group_by(()).max().
+""")
+    plan = program.plan_for("duckdb")
+    bounded = dataclasses.replace(plan, statements=tuple(
+        dataclasses.replace(s, max_iterations=50) if isinstance(s, Loop) else s
+        for s in plan.statements))
+    with pytest.raises(RuntimeFailure, match="stratum Flip did not converge within 50"):
+        execute(bounded, DuckDBRunner(duckdb.connect()), {"Seed": [(0,)]})
+
+
+def test_the_rows_of_a_recursive_group_by_over_a_multiset_keep_their_duplicates():
+    # the rows helper reads a multiset, so it is one too (dl2sql.passes.bags); being
+    # made anew every iteration, it may be part of the recursion
+    source = SPAN.replace("input relation Edge", "input multiset Edge")
+    program = compile_source(source)
+    (stratum,) = [s for s in program.strata if s.aggregated]
+    assert program.relations["__group2_rows"].kind == "multiset"
+    (fixpoint,) = [s for s in program.plan.statements if isinstance(s, Fixpoint)]
+    assert fixpoint.group_steps == stratum.group_steps and fixpoint.bags == ("__group2_rows",)
+    (loop,) = [s for s in _statements(source, "duckdb") if isinstance(s, Loop)]
+    bags = {s.target.name: s.query.bag for s in loop.body if isinstance(s, Materialize)
+            and s.target.name.startswith("__group")}
+    assert bags == {"__group2_rows": True, "__group2": False, "__group3_rows": False,
+                    "__group3": False}

@@ -6,9 +6,10 @@ import math
 import pytest
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.types.model import (BIGINT, DOUBLE, FLOAT, STRING, TBit, TNamed, TSigned,
-                                TTuple, OPTION)
+from dl2sql.types.model import (BIGINT, BOOL, DOUBLE, FLOAT, STRING, CtorDef, TBit, TNamed,
+                                TSigned, TTuple, TypeDefn, OPTION)
 from dl2sql.runtime.values import Record
+from dl2sql.runtime.xxhash64 import xxh32
 from std_env import std_env
 from dl2sql.udfs.std import STD
 from dl2sql.udfs.std_base import Ctx, Mut
@@ -136,8 +137,33 @@ def test_numbers() -> None:
     assert std("range_vec", 1, 5, 0) == ()
     assert std("ntohl", 0x01020304) == 0x04030201 and std("htons", 0x0102) == 0x0201
     assert std("default", targs=(TNamed(OPTION, (U8,)),)) == NONE
-    with pytest.raises(RuntimeFailure):
-        std("hash64", 1)
+
+
+
+def test_hashes_are_xxhash_of_what_rust_hashes() -> None:
+    # upstream's simple.dl: Table12 holds hash128((id, name, f2, f3)) of these rows
+    env = std_env()
+    env.add(TypeDefn("S", (), (CtorDef("S", (("f1", TTuple((BOOL, BOOL))),
+                                             ("f2", U32))),)))
+    row_type = TTuple((U64, STRING, BIGINT, TNamed("S", ())))
+    row = (125, "buzzzzzzzz", 1234567890, Record("S", ((True, True), 5)))
+    fn = STD["ddlog_std::hash128"]
+    assert fn(Ctx(env, (row_type,)), row) == 145200715403491832341915822591998648048
+    other = (0, "foo", 100000000000000, Record("S", ((False, True), 10000)))
+    assert fn(Ctx(env, (row_type,)), other) in (
+        3280989158102350508363827193707975381, 163553563808451251702619476897759050220,
+        319900223054536652811205922354379277241)
+    # hash64 is the first half of hash128; hash32 the 32-bit xxHash of the same bytes
+    assert std("hash64", 7, targs=(U64,)) == std("hash128", 7, targs=(U64,)) >> 64
+    assert std("hash32", 7, targs=(U64,)) == xxh32((7).to_bytes(8, "little"),
+                                                    0x23B691A751D0E108)
+
+
+def test_xxh32_matches_the_reference_implementation() -> None:
+    # values from the xxHash library's own Python binding (xxhash 4.1.0)
+    assert xxh32(b"") == 0x02CC5D05 and xxh32(b"abc") == 0x32D153FF
+    assert xxh32(b"Nobody inspects the spammish repetition", 1372643592) == 0x4A724ADC
+    assert xxh32(bytes(range(40)), 7) == 0x443E264C  # two 16-byte stripes and a tail
 
 
 def test_option_result() -> None:

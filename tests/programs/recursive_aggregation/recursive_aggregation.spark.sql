@@ -1,0 +1,280 @@
+-- Fanin: empty before the first iteration
+CREATE OR REPLACE TEMPORARY VIEW `Fanin` AS
+SELECT
+  CAST(NULL AS BIGINT) AS `node`,
+  CAST(NULL AS DECIMAL(38, 0)) AS `open_children`
+WHERE
+  FALSE;
+-- Open: empty before the first iteration
+CREATE OR REPLACE TEMPORARY VIEW `Open` AS
+SELECT
+  CAST(NULL AS BIGINT) AS `id`
+WHERE
+  FALSE;
+-- repeat (stratum Fanin, Open; 4 steps per check while every delta is below 10000 rows):
+  -- __group5_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group5_rows` AS
+  SELECT DISTINCT
+    `t1`.`id` AS `c`,
+    `t2`.`parent` AS `p`,
+    `t1`.`id` AS `__value`
+  FROM `Open` AS `t1`
+  JOIN `Edge` AS `t2`
+    ON `t2`.`child` = `t1`.`id`;
+  -- __group5: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group5` AS
+  SELECT
+    `t1`.`p` AS `p`,
+    STRUCT(`t1`.`p` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+  FROM `__group5_rows` AS `t1`
+  GROUP BY
+    `t1`.`p`
+  HAVING
+    COUNT(*) > 0;
+  -- Fanin: every rule, on the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Fanin__next` AS
+  SELECT DISTINCT
+    `t1`.`p` AS `node`,
+    CAST(SIZE(`t1`.`__grouped1`.`vals`) AS DECIMAL(38, 0)) AS `open_children`
+  FROM `__group5` AS `t1`;
+  -- Open: every rule, on the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Open__next` AS
+  SELECT DISTINCT
+    `t1`.`id`
+  FROM `Root` AS `t1`
+  UNION
+  SELECT DISTINCT
+    `t1`.`node` AS `id`
+  FROM `Fanin` AS `t1`
+  WHERE
+    `t1`.`open_children` <= CAST(2 AS DECIMAL(38, 0));
+  -- Fanin: rows that differ from the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Fanin__changed` AS
+  SELECT
+    `n`.`node`,
+    `n`.`open_children`
+  FROM (
+    SELECT
+      *
+    FROM `Fanin__next`
+  ) AS `n`
+  LEFT ANTI JOIN `Fanin` AS `o`
+    ON `n`.`node` = `o`.`node` AND `n`.`open_children` = `o`.`open_children`
+  UNION
+  SELECT
+    `n`.`node`,
+    `n`.`open_children`
+  FROM (
+    SELECT
+      *
+    FROM `Fanin`
+  ) AS `n`
+  LEFT ANTI JOIN `Fanin__next` AS `o`
+    ON `n`.`node` = `o`.`node` AND `n`.`open_children` = `o`.`open_children`;
+  -- Open: rows that differ from the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Open__changed` AS
+  SELECT
+    `n`.`id`
+  FROM (
+    SELECT
+      *
+    FROM `Open__next`
+  ) AS `n`
+  LEFT ANTI JOIN `Open` AS `o`
+    ON `n`.`id` = `o`.`id`
+  UNION
+  SELECT
+    `n`.`id`
+  FROM (
+    SELECT
+      *
+    FROM `Open`
+  ) AS `n`
+  LEFT ANTI JOIN `Open__next` AS `o`
+    ON `n`.`id` = `o`.`id`;
+  -- Fanin := Fanin__next
+  -- Open := Open__next
+-- until empty: Fanin__changed, Open__changed
+-- Lowest: empty before the first iteration
+CREATE OR REPLACE TEMPORARY VIEW `Lowest` AS
+SELECT
+  CAST(NULL AS BIGINT) AS `node`,
+  CAST(NULL AS BIGINT) AS `low`
+WHERE
+  FALSE;
+-- repeat (stratum Lowest; 4 steps per check while every delta is below 10000 rows):
+  -- __group3_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group3_rows` AS
+  SELECT DISTINCT
+    `t1`.`child` AS `c`,
+    `t1`.`parent` AS `p`,
+    `t2`.`low` AS `l`,
+    `t2`.`low` AS `__value`
+  FROM `Edge` AS `t1`
+  JOIN `Lowest` AS `t2`
+    ON `t2`.`node` = `t1`.`child`;
+  -- __group3: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group3` AS
+  SELECT
+    `t1`.`p` AS `p`,
+    `t1`.`c` AS `c`,
+    STRUCT(
+      STRUCT(`t1`.`p` AS _0, `t1`.`c` AS _1) AS key,
+      ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
+    ) AS `__grouped1`
+  FROM `__group3_rows` AS `t1`
+  GROUP BY
+    `t1`.`p`,
+    `t1`.`c`
+  HAVING
+    COUNT(*) > 0;
+  -- __group4_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group4_rows` AS
+  SELECT DISTINCT
+    `t1`.`p`,
+    `t1`.`c`,
+    `t1`.`__grouped1`,
+    ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `per_child`,
+    ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `__value`
+  FROM `__group3` AS `t1`;
+  -- __group4: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group4` AS
+  SELECT
+    `t1`.`p` AS `p`,
+    STRUCT(`t1`.`p` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped2`
+  FROM `__group4_rows` AS `t1`
+  GROUP BY
+    `t1`.`p`
+  HAVING
+    COUNT(*) > 0;
+  -- Lowest: every rule, on the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Lowest__next` AS
+  SELECT DISTINCT
+    `t1`.`id` AS `node`,
+    `t1`.`id` AS `low`
+  FROM `Node` AS `t1`
+  UNION
+  SELECT DISTINCT
+    `t1`.`p` AS `node`,
+    ELEMENT_AT(`t1`.`__grouped2`.`vals`, 1) AS `low`
+  FROM `__group4` AS `t1`;
+  -- Lowest: rows that differ from the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Lowest__changed` AS
+  SELECT
+    `n`.`node`,
+    `n`.`low`
+  FROM (
+    SELECT
+      *
+    FROM `Lowest__next`
+  ) AS `n`
+  LEFT ANTI JOIN `Lowest` AS `o`
+    ON `n`.`node` = `o`.`node` AND `n`.`low` = `o`.`low`
+  UNION
+  SELECT
+    `n`.`node`,
+    `n`.`low`
+  FROM (
+    SELECT
+      *
+    FROM `Lowest`
+  ) AS `n`
+  LEFT ANTI JOIN `Lowest__next` AS `o`
+    ON `n`.`node` = `o`.`node` AND `n`.`low` = `o`.`low`;
+  -- Lowest := Lowest__next
+-- until empty: Lowest__changed
+-- __group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+SELECT DISTINCT
+  `t1`.`id` AS `n`,
+  `t2`.`tag` AS `t`,
+  `t2`.`tag` AS `__value`
+FROM `Node` AS `t1`
+JOIN `Tag` AS `t2`
+  ON `t2`.`node` = `t1`.`id`;
+-- __group1
+CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+SELECT
+  `t1`.`n` AS `n`,
+  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+FROM `__group1_rows` AS `t1`
+GROUP BY
+  `t1`.`n`
+HAVING
+  COUNT(*) > 0;
+-- Span: empty before the first iteration
+CREATE OR REPLACE TEMPORARY VIEW `Span` AS
+SELECT
+  CAST(NULL AS BIGINT) AS `node`,
+  CAST(NULL AS ARRAY<STRING>) AS `tags`
+WHERE
+  FALSE;
+-- repeat (stratum Span; 4 steps per check while every delta is below 10000 rows):
+  -- __group2_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
+  SELECT DISTINCT
+    `t1`.`id` AS `p`,
+    `t2`.`child` AS `c`,
+    `t3`.`tags` AS `ts`,
+    `t3`.`tags` AS `__value`
+  FROM `Node` AS `t1`
+  JOIN `Edge` AS `t2`
+    ON `t2`.`parent` = `t1`.`id`
+  JOIN `Span` AS `t3`
+    ON `t3`.`node` = `t2`.`child`;
+  -- __group2: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW `__group2` AS
+  SELECT
+    `t1`.`p` AS `p`,
+    STRUCT(`t1`.`p` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+  FROM `__group2_rows` AS `t1`
+  GROUP BY
+    `t1`.`p`
+  HAVING
+    COUNT(*) > 0;
+  -- Span: every rule, on the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Span__next` AS
+  SELECT DISTINCT
+    `t1`.`n` AS `node`,
+    ARRAY_DISTINCT(`t1`.`__grouped1`.`vals`) AS `tags`
+  FROM `__group1` AS `t1`
+  UNION
+  SELECT DISTINCT
+    `t1`.`p` AS `node`,
+    DL2SQL_UDF_1(`t1`.`__grouped1`) AS `tags`
+  FROM `__group2` AS `t1`;
+  -- Span: rows that differ from the last iteration
+  CREATE OR REPLACE TEMPORARY VIEW `Span__changed` AS
+  SELECT
+    `n`.`node`,
+    `n`.`tags`
+  FROM (
+    SELECT
+      *
+    FROM `Span__next`
+  ) AS `n`
+  LEFT ANTI JOIN `Span` AS `o`
+    ON `n`.`node` = `o`.`node` AND `n`.`tags` = `o`.`tags`
+  UNION
+  SELECT
+    `n`.`node`,
+    `n`.`tags`
+  FROM (
+    SELECT
+      *
+    FROM `Span`
+  ) AS `n`
+  LEFT ANTI JOIN `Span__next` AS `o`
+    ON `n`.`node` = `o`.`node` AND `n`.`tags` = `o`.`tags`;
+  -- Span := Span__next
+-- until empty: Span__changed
+-- SpanSize
+CREATE OR REPLACE TEMPORARY VIEW `SpanSize` AS
+SELECT DISTINCT
+  `t1`.`node`,
+  DL2SQL_UDF_2(`t1`.`tags`) AS `n`
+FROM `Span` AS `t1`;
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
+SELECT DISTINCT
+  TRUE AS `_unit`;
