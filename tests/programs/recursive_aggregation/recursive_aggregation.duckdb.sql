@@ -25,7 +25,7 @@ WHERE
   CREATE OR REPLACE TEMPORARY VIEW "__group5" AS
   SELECT
     "t1"."p" AS "p",
-    {'key': "t1"."p", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+    CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
   FROM "__group5_rows" AS "t1"
   GROUP BY
     "t1"."p"
@@ -35,7 +35,7 @@ WHERE
   CREATE OR REPLACE TEMPORARY VIEW "Fanin__next" AS
   SELECT DISTINCT
     "t1"."p" AS "node",
-    CAST(LEN("t1"."__grouped1"."vals") AS DECIMAL(38, 0)) AS "open_children"
+    "t1"."__grouped1" AS "open_children"
   FROM "__group5" AS "t1";
   -- Open: every rule, on the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Open__next" AS
