@@ -58,6 +58,8 @@ class Piece(NamedTuple):
 # A runner registers its view again when another replaced it, and drops only its own.
 # (weakly: a runner nobody holds any more goes with its tables)
 _VIEW_OWNERS: dict[int, weakref.WeakValueDictionary] = {}
+# at most this many rows loaded from Python stay a local relation (not checkpointed)
+LOCAL_ROWS = 1000
 
 
 class SparkRunner:
@@ -291,8 +293,10 @@ class SparkRunner:
         if any(c is not IDENTITY for c in convs):
             rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
-        if not rows and not self.co.wants(table):
-            self._set(table, df, 0)  # nothing to serialise once: no job
+        if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
+            # a few rows travel inside each query's plan: no job now, and nothing an
+            # executor can lose (a transaction's changes are mostly a few rows)
+            self._set(table, df, len(rows))
             return
         with self.co.planning(table):
             ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
