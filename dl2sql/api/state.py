@@ -22,6 +22,7 @@ from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine as get_engine
 from dl2sql.api.state_store import MANIFEST, store_for
 from dl2sql.io.files import file_stem
+from dl2sql.passes.bags import is_bag
 
 FORMAT = 1
 
@@ -32,6 +33,9 @@ def fingerprint(compiled) -> str:
     h = hashlib.sha256()
     for rel in sorted(compiled.layouts):
         h.update(repr((rel, compiled.layouts[rel].columns)).encode())
+        info = compiled.relations.get(rel)
+        if info is not None and is_bag(info):  # (a set's fingerprint stays what it was)
+            h.update(f"{rel} is a {info.kind}".encode())
     for rel in sorted(compiled.blocks):
         for b in compiled.blocks[rel]:
             h.update(_without_spans(repr(b)).encode())
@@ -100,7 +104,8 @@ def save(maintained, directory: str) -> str:
     ``directory`` and make it current; returns the version's name."""
     compiled, runner = maintained.compiled, maintained.runner
     store = store_for(directory, getattr(runner, "spark", None), runner.engine)
-    relations = {}
+    relations, history = {}, {}
+    bags = maintained.updater.bags
 
     def write(place) -> None:
         for rel, table in maintained.updater.plan.relations.items():
@@ -110,18 +115,31 @@ def save(maintained, directory: str) -> str:
             relations[rel] = {"file": name, "rows": maintained.updater.sizes[rel],
                               "columns": [[n, str(t)] for n, t in
                                           compiled.layouts[rel].columns]}
+        for table, rel in bags.plan.history() if bags is not None else ():
+            name = f"history.{file_stem(table.name)}.parquet"
+            store.write_table(runner, table, place(name))
+            history[table.name] = {"file": name, "rows": bags.rows[table.name],
+                                   "relation": rel}
 
     def manifest() -> str:
         return json.dumps({"format": FORMAT, "fingerprint": fingerprint(compiled),
                            "program": compiled.path, "engine": runner.engine,
                            "saved": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-                           "relations": relations}, indent=1)
+                           "relations": relations, "history": history}, indent=1)
     return store.save(write, manifest)
 
 
 def loaders(version: Version, manifest: dict, compiled, engine: str) -> dict:
-    """Loaders of every relation's saved rows, for :class:`Maintained`."""
+    """Loaders of every relation's saved rows and of the history of the relations
+    read delayed (by table name), for :class:`Maintained`."""
     reader = get_engine(engine).inputs
-    return {rel: reader(rel, version.location(entry["file"]), compiled.layouts[rel].columns,
-                        compiled.type_env)
-            for rel, entry in manifest["relations"].items()}
+
+    def loader(rel: str, file: str):
+        found = reader(rel, version.location(file), compiled.layouts[rel].columns,
+                       compiled.type_env)
+        found.keep_duplicates = is_bag(compiled.relations[rel])  # copies are weights
+        return found
+    out = {rel: loader(rel, entry["file"]) for rel, entry in manifest["relations"].items()}
+    out.update({name: loader(entry["relation"], entry["file"])
+                for name, entry in manifest.get("history", {}).items()})
+    return out
