@@ -225,8 +225,9 @@ class _Session:
     def _remember(self, inputs: dict, result: dict) -> None:
         if not self.delayed:
             return
-        now = {d.relation: inputs[d.relation] if d.relation in inputs else
-               result.get(d.relation, ()) for d in self.delayed.values()}
+        # an input's contents with the facts of the program (the evaluation gives them)
+        now = {d.relation: result[d.relation] if d.relation in result else
+               inputs.get(d.relation, ()) for d in self.delayed.values()}
         self.history = (self.history + [now])[-self.depth:]
 
     def _bag_changes(self, name: str, added, removed, changes: dict,
