@@ -167,7 +167,9 @@ def _holding(target: str, rows: str, columns: list[str]) -> exp.Expression:
     copies are kept)."""
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
-    same = exp.and_(*[exp.EQ(this=col("r", c), expression=col("t", c)) for c in columns])
+    # aliases no relation has (DuckDB's names ignore case)
+    stored, wanted = "dl2sql_stored", "dl2sql_rows"
+    same = exp.and_(*[exp.EQ(this=col(wanted, c), expression=col(stored, c)) for c in columns])
     found = exp.Exists(this=exp.Select(expressions=[exp.Literal.number(1)]).from_(
-        table(rows, "r")).where(same))
-    return exp.Select(expressions=[exp.Star()]).from_(table(target, "t")).where(found)
+        table(rows, wanted)).where(same))
+    return exp.Select(expressions=[exp.Star()]).from_(table(target, stored)).where(found)
