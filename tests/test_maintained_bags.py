@@ -96,3 +96,34 @@ def test_the_kind_of_a_relation_is_part_of_a_state(tmp_path):
 def test_streams_and_multisets_have_no_primary_key():
     with pytest.raises(CompileError, match="a multiset cannot have a primary key"):
         dl2sql.compile("input multiset M(k: u32, v: u32) primary key (x) x.k\n")
+
+
+def test_run_with_state_keeps_weights_and_delays(tmp_path, capsys):
+    """``dl2sql run --state`` on DuckDB: a file's duplicate rows are copies of a
+    multiset's row, a stream takes each run's rows, ``R-1`` moves on with every run."""
+    from dl2sql.cli.main import main
+
+    program = tmp_path / "sales.dl"
+    program.write_text(PROGRAM)
+    state, out = tmp_path / "state", tmp_path / "out"
+    runs = [tmp_path / f"day{i}" for i in range(3)]
+    for day in runs:
+        day.mkdir()
+    (runs[0] / "Sale.csv").write_text("item,qty\napple,2\napple,2\n")
+    (runs[0] / "Shelf.csv").write_text("item,aisle\napple,1\n")
+    (runs[0] / "Scan.csv").write_text("item\napple\n")
+    (runs[1] / "Sale.delete.csv").write_text("item,qty\napple,2\n")
+    args = ["run", str(program), "--engine", "duckdb", "--state", str(state),
+            "--output", str(out), "--format", "csv", "--quiet"]
+
+    def output(rel: str) -> list[str]:
+        return sorted((out / f"{rel}.csv").read_text().splitlines()[1:])
+    assert main(args + ["--input", str(runs[0])]) == 0
+    assert (output("SaleAisle"), output("Scanned"), output("Previous")) == (
+        ["1,2,2"], ["apple,1,1"], [])
+    assert main(args + ["--input", str(runs[1]), "--explain"]) == 0
+    assert "SaleAisle: weights" in capsys.readouterr().out
+    assert (output("SaleAisle"), output("Scanned"), output("Previous")) == (
+        ["1,2,-1"], [], ["1,2,1"])
+    assert main(args + ["--input", str(runs[2])]) == 0  # nothing given: time moves on
+    assert (output("SaleAisle"), output("Scanned"), output("Previous")) == ([], [], [])

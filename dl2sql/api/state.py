@@ -2,8 +2,10 @@
 applies its changes to what an earlier one left.
 
 Layout: a folder ``DIR/vN/`` per version holding one Parquet file per relation (every
-relation: the compiler's helpers and internal ones too) and ``manifest.json`` (the
-program's fingerprint, each relation's file, columns and rows). Saving writes a new
+relation: the compiler's helpers and internal ones too; a stream or multiset with a
+row per unit of weight), one per table of the history that delayed relations (``R-1``)
+read, and ``manifest.json`` (the program's fingerprint, each relation's file, columns
+and rows, and the history's files). Saving writes a new
 version beside the current one and then commits it in one atomic step
 (:mod:`dl2sql.api.state_store`: a ``CURRENT`` marker in a POSIX directory, the
 manifest's rename at a Hadoop URL such as ``s3a://``): a save that fails part-way
