@@ -51,7 +51,7 @@ def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy,
     ``multiset``) and ``delayed`` (generated ``R-N`` relation -> what it delays) are
     built by :mod:`dl2sql.incremental.bags`."""
     b = _Builder(program, policy)
-    bags = BagBuilder(b, kinds, delayed or {}) if kinds or delayed else None
+    bags = BagBuilder(b, kinds or {}, delayed or {}) if kinds or delayed else None
     init, changes = [], {}
     strata = []
     for rel, info in inputs.items():
