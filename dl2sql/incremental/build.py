@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from dl2sql.incremental.bags import BagBuilder
 from dl2sql.incremental.closure_check import closure_check
 from dl2sql.incremental.nodes import Enough, OverDeletion, Refuse, StratumUpdate, UpdatePlan
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
+from dl2sql.incremental.bags import BagBuilder
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name, transform_statement
 from dl2sql.plan.loops import LoopPolicy, plan_loops

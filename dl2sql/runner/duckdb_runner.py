@@ -163,12 +163,10 @@ class DuckDBRunner:
         if minus is not None:
             def col(alias: str, c: str) -> exp.Column:
                 return exp.column(c, table=alias, quoted=True)
-            # an alias no relation has (DuckDB's names ignore case: `m` is relation `M`)
-            same = exp.and_(*[exp.EQ(this=col(target.name, c.name),
-                                     expression=col("dl2sql_minus", c.name))
+            same = exp.and_(*[exp.EQ(this=col(target.name, c.name), expression=col("m", c.name))
                               for c in target.columns])
             self.con.execute(self.sql(exp.Delete(this=table_ref(target.name),
-                                                 using=[table_ref(minus.name, "dl2sql_minus")],
+                                                 using=[table_ref(minus.name, "m")],
                                                  where=exp.Where(this=same))))
         if plus is not None:
             self.append(target, plus)

@@ -13,15 +13,15 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.bag_nodes import BAG_STATEMENTS, bag_query
 from dl2sql.incremental.nodes import (Enough, OverDeletion, Refuse, StratumUpdate,
                                       SupportCheck, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
-from dl2sql.sqlgen.bag_sql import bag_plan_sql, bag_statement
 from dl2sql.sqlgen.blocks import union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
+from dl2sql.incremental.bag_nodes import BAG_STATEMENTS, bag_query
+from dl2sql.sqlgen.bag_sql import bag_plan_sql, bag_statement
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.plan_sql import Lowering
 from dl2sql.sqlgen.trees import select_all

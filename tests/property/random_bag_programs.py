@@ -1,7 +1,7 @@
 """Random DDlog programs with DDlog's transactional kinds, for the property tests of
 their incremental maintenance (tests/property/test_incremental_bags_random.py).
 
-Every program has three binary input relations over u32: a multiset ``M``, a stream
+Every program has three binary input relations over u32: a multiset ``B``, a stream
 ``S`` and a set ``E``. Its derived relations, built stratum by stratum, are drawn
 among: multisets joined from lower relations (with negation and filters), streams
 derived from ``S`` or a lower stream, sets read from a bag (or from a differentiated
@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 
 DOMAIN = 4  # values 0..3: joins, negations and equal rows (weights) are frequent
-INPUTS = {"M": "multiset", "S": "stream", "E": "relation"}
+INPUTS = {"B": "multiset", "S": "stream", "E": "relation"}
 FILTERS = ("x != y", "x < y", "x <= y", "y > 0")
 FUNCTIONS = """\
 // a group sees a row of weight w as one element of weight w

@@ -72,9 +72,9 @@ def transaction(draw, multiset: Counter, edges: set):
     set's rows."""
     insert, delete = {}, {}
     present = sorted(multiset)
-    insert["M"] = draw(st.lists(ROW, max_size=4))
-    delete["M"] = (draw(st.lists(st.sampled_from(present), max_size=4)) if present else [])
-    delete["M"] += draw(st.lists(ROW, max_size=1))
+    insert["B"] = draw(st.lists(ROW, max_size=4))
+    delete["B"] = (draw(st.lists(st.sampled_from(present), max_size=4)) if present else [])
+    delete["B"] += draw(st.lists(ROW, max_size=1))
     insert["S"] = draw(st.lists(ROW, max_size=4))
     delete["S"] = draw(st.lists(st.sampled_from(insert["S"]), max_size=1)) \
         if insert["S"] else []
@@ -105,7 +105,7 @@ def run_bags(data, seed: int, policy: str, transactions: int, engine: str, strat
     generated = generate(seed, strata)
     program = dl2sql.compile(generated.text)
     kinds = {r.name: r.kind for r in generated.relations}
-    state = {"M": Counter(data.draw(st.lists(ROW, max_size=8), label="initial M")),
+    state = {"B": Counter(data.draw(st.lists(ROW, max_size=8), label="initial B")),
              "S": Counter(data.draw(st.lists(ROW, max_size=4), label="initial S")),
              "E": Counter(set(data.draw(st.lists(ROW, max_size=8), label="initial E")))}
     log = [f"--- engine {engine}, policy {policy!r}\n{generated.text}",
@@ -117,11 +117,11 @@ def run_bags(data, seed: int, policy: str, transactions: int, engine: str, strat
         before = oracle(state)
         _check(live, before, log)
         for _ in range(transactions):
-            insert, delete = data.draw(transaction(state["M"], set(state["E"])),
+            insert, delete = data.draw(transaction(state["B"], set(state["E"])),
                                        label="transaction")
             log.append(f"apply(insert={insert!r}, delete={delete!r})")
             changes = live.apply(insert=insert, delete=delete)
-            state = {"M": state["M"] - Counter(delete.get("M", ())) + Counter(insert.get("M", ())),
+            state = {"B": state["B"] - Counter(delete.get("B", ())) + Counter(insert.get("B", ())),
                      "S": Counter(insert.get("S", ())) - Counter(delete.get("S", ())),
                      "E": Counter((set(state["E"]) - set(delete.get("E", ())))
                                   | set(insert.get("E", ())))}
