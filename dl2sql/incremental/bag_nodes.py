@@ -46,6 +46,17 @@ class BagCommon:
     table: str
 
 
+@dataclass(frozen=True)
+class BagHolding:
+    """Every copy in table ``table`` of a row that table ``rows`` holds (a semi-join on
+    ``columns``: it reads only the stored rows a small change matches); no row while
+    ``rows`` is empty."""
+
+    table: str
+    rows: str
+    columns: tuple[str, ...]
+
+
 # -- statements -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BagPatch:
@@ -108,7 +119,7 @@ def history_name(relation: str, ago: int) -> str:
 def bag_query(q) -> bool:
     """Whether ``q`` is a query of this module (kept apart from set queries when SQL
     is made)."""
-    return isinstance(q, (BagParts, BagMinus, BagCommon))
+    return isinstance(q, (BagParts, BagMinus, BagCommon, BagHolding))
 
 
 BAG_STATEMENTS = (BagPatch, Replace)

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from dl2sql.incremental.bag_nodes import (BagCommon, BagMinus, BagParts, BagPatch, BagPlan,
-                                          Delays, Replace, history_name)
+from dl2sql.incremental.bag_nodes import (BagCommon, BagHolding, BagMinus, BagParts, BagPatch,
+                                          BagPlan, Delays, Replace, history_name)
 from dl2sql.incremental.nodes import StratumUpdate
 from dl2sql.incremental.variants import reads, rederivations
 from dl2sql.plan.build import relation_table, table_name
@@ -105,12 +105,10 @@ class BagBuilder:
         net change."""
         b, full = self.b, table_name(rel)
         insert, delete = table_name(rel, "insert"), table_name(rel, "delete")
+        stored = BagHolding(full, delete, b.columns(rel))  # the copies of deleted rows
         if facts:
-            stored = BagMinus(BagParts(rel, (Part(Scan(full), (delete,)),)),
-                              table_name(rel, "facts"))
-            present = BagCommon(stored, delete)
-        else:
-            present = BagCommon(self._scan(rel, "delete"), full)
+            stored = BagMinus(stored, table_name(rel, "facts"))
+        present = BagCommon(stored, delete)
         return [b.made(rel, "present", present, f"{rel}: copies deleted that were present"),
                 b.made(rel, "plus", BagMinus(self._scan(rel, "insert"),
                                              table_name(rel, "present")), f"{rel}: copies added"),

@@ -15,8 +15,8 @@ from typing import Callable, Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.bag_nodes import (BagCommon, BagMinus, BagParts, BagPatch, BagPlan,
-                                          Delays, Replace)
+from dl2sql.incremental.bag_nodes import (BagCommon, BagHolding, BagMinus, BagParts, BagPatch,
+                                          BagPlan, Delays, Replace)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Materialize, Part, Rows, Scan
 from dl2sql.sqlgen.blocks import union_all
@@ -74,6 +74,8 @@ def _assemble(q, empty) -> Optional[exp.Expression]:
             return inner if isinstance(q, BagMinus) else None
         combine = exp.except_ if isinstance(q, BagMinus) else exp.intersect
         return combine(_wrapped(inner), select_all(q.table), distinct=False)
+    if isinstance(q, BagHolding):
+        return None if q.rows in empty else _holding(q.table, q.rows, list(q.columns))
     if isinstance(q, exp.Expression):
         return q.copy()
     raise TypeError(f"not a bag query: {q!r}")
@@ -85,6 +87,8 @@ def _names(q) -> set[str]:
             n for p in q.parts for n in _names(p.query)}
     if isinstance(q, (BagMinus, BagCommon)):
         return _names(q.query) | {q.table}
+    if isinstance(q, BagHolding):
+        return {q.rows}
     return set()
 
 
@@ -140,6 +144,8 @@ def _lower(q, rows):
         return rows.rows(q.block)
     if isinstance(q, Scan):
         return select_all(q.table)
+    if isinstance(q, BagHolding):
+        return q
     raise TypeError(f"not a bag query part: {q!r}")
 
 
