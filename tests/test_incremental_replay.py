@@ -21,7 +21,7 @@ PROGRAMS = Path(__file__).parent / "programs"
 CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())
 # recursion with negation, replayed on Spark both ways as well (tests/test_programs.py
 # replays every case incrementally on Spark against its expected output)
-SPARK_CASES = ["negation", "tc_cyclic"]
+SPARK_CASES = ["negation", "stored_closures", "tc_cyclic"]
 # streams, multisets, delayed relations and derivation counts (DDlog's transactional
 # kinds), also replayed never recomputing a stratum, so that weights, streams and
 # delays are maintained at every commit
@@ -60,8 +60,15 @@ def test_transactional_kinds_maintained_equal_recompute(case, engine):
     maintained = _replay(case, engine, recompute=False, choice=Choice.never())
     expected = (PROGRAMS / case / f"{case}.dump.expected").read_text()
     assert maintained == (0, expected, "")
-    if engine.dialect == "duckdb":  # (the Spark side is tests/test_programs.py's run)
+    if engine.dialect == "duckdb":
         assert _replay(case, DuckDBRunner(duckdb.connect()), recompute=True) == maintained
+        return
+    runner = SparkRunner(engine.spark)
+    try:
+        assert _replay(case, runner, recompute=True) == maintained
+    finally:
+        for name in list(runner.tables):
+            runner.drop(Table(name, ()))
 
 
 @pytest.mark.parametrize("case", SPARK_CASES)
