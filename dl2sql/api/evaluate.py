@@ -57,15 +57,18 @@ class Evaluator:
             self._registered.add(spec.name)
 
     def evaluate(self, inputs: dict[str, set], relations=None) -> dict[str, set]:
-        """Contents of every non-input relation (or of ``relations``) given the full
-        contents of the input relations: sets, or lists of rows for streams and
-        multisets (a row as many times as its weight)."""
+        """Contents of every non-input relation and of the inputs read delayed (or of
+        ``relations``) given the full contents of the input relations: sets, or lists
+        of rows for streams and multisets (a row as many times as its weight)."""
         p, env = self.program, self.type_env
         with self.runner.running(), engine_errors():
             self.run({rel: rows_of(p, rel, inputs.get(rel, ())) for rel in p.input_relations()})
             plan = p.plan_for(self.runner.engine, self.loops)
+            # relations read delayed (`R-1`) too, inputs with their facts: replay keeps
+            # their contents for the next commits
+            read_delayed = {d.relation for d in p.delayed.values()}
             wanted = relations if relations is not None else [
-                r for r, i in p.relations.items() if i.role != "input"]
+                r for r, i in p.relations.items() if i.role != "input" or r in read_delayed]
             out = {}
             for rel in wanted:
                 # lazily stored tables are computed here: engine errors can surface too

@@ -17,7 +17,7 @@ from sqlglot import exp
 
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
-from dl2sql.diagnostics import Diagnostics, InputError
+from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
 from dl2sql.passes.bags import is_bag
 from dl2sql.incremental.execute import Choice, Outcome, Updater
@@ -26,24 +26,7 @@ from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runner.progress import LoopTimes
 from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
-from dl2sql.sqlgen.trees import select_all
-
-
-def refuse_transactional(compiled) -> None:
-    """A located error for each stream, multiset or delayed relation: the update plan
-    keeps sets, and a stream's or a delay's contents depend on the transaction, so a
-    maintained program would give wrong results (``dl2sql replay`` evaluates such
-    programs at every commit instead)."""
-    diags = Diagnostics()
-    for rel, info in compiled.relations.items():
-        if rel in compiled.delayed:
-            d = compiled.delayed[rel]
-            diags.error(info.span, f"`{d.relation}-{d.delay}` (a delayed relation) cannot "
-                                   f"be maintained yet; replay the program instead")
-        elif is_bag(info) and not info.generated:
-            diags.error(info.span, f"{info.kind} `{rel}` cannot be maintained yet (only "
-                                   f"set relations can); replay the program instead")
-    diags.raise_if_errors()
+from dl2sql.sqlgen.trees import select_all, table
 
 
 class Maintained:
@@ -59,26 +42,30 @@ class Maintained:
         -> loader, see :mod:`dl2sql.api.state`), and prepare it for transactions;
         ``program`` (the API's :class:`~dl2sql.Program`) binds frames and files given
         to :meth:`apply`."""
-        refuse_transactional(compiled)
         self.program, self.compiled, self.runner = program, compiled, runner
         engine = runner.engine
         timed = LoopTimes(progress)
         evaluator = Evaluator(compiled, runner, timed, externs)
         plan = compiled.plan_for(engine)
+        update = compiled.update_for(engine)
+        self.updater = Updater(update, runner, progress, choice, evaluator.transforms)
+        history = self.updater.bags.tables() if self.updater.bags is not None else {}
         started, total = time.perf_counter(), None
         if saved is None:
+            for rel in inputs:
+                self._keyed(rel, "insert")
             evaluator.run(inputs)
             total = time.perf_counter() - started
             runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
         else:
             with runner.running(), engine_errors():
-                for rel, loader in saved.items():
-                    loader.load_into(runner, plan.relations[rel])
-        update = compiled.update_for(engine)
+                for rel, loader in saved.items():  # relations, and delayed ones' history
+                    loader.load_into(runner, plan.relations.get(rel) or history[rel])
+            if history:
+                self.updater.bags.loaded = True
         for rel, t in plan.relations.items():  # the plan left each relation in its table
             assert t.name == update.relations[rel].name, (rel, t.name)
         evaluator.register_udfs(update)
-        self.updater = Updater(update, runner, progress, choice, evaluator.transforms)
         # what recomputing each recursive stratum costs: its loop, else the whole run
         self.updater.expect(timed.seconds, total)
         with runner.running():
@@ -90,7 +77,9 @@ class Maintained:
               insert_or_update: Optional[dict] = None,
               delete_key: Optional[dict] = None) -> dict:
         """Apply one transaction and return the changes of every output relation: a
-        frame with its columns and ``weight`` (1: row added, -1: row removed).
+        frame with its columns and ``weight`` (1: row added, -1: row removed; for a
+        multiset, the change of the row's weight, and for a stream, its rows in this
+        transaction with their weights, as DDlog prints them).
 
         Each argument maps input relations (short or qualified names) to rows (lists of
         tuples of field values), DataFrames, table names or files, like
@@ -120,6 +109,10 @@ class Maintained:
         return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
 
     def _keyed(self, rel: str, kind: str) -> None:
+        if rel in self.compiled.delayed:
+            d = self.compiled.delayed[rel]
+            raise InputError(f"relation `{rel}` is `{d.relation}-{d.delay}`, which follows "
+                             f"`{d.relation}`: it takes no changes of its own")
         if kind in ("insert_or_update", "delete_key") and self.compiled.relations[rel].key is None:
             raise InputError(f"`{kind}` needs a primary key, and relation `{rel}` does not "
                              f"have one (declare `input relation {rel}(...) primary key "
@@ -193,25 +186,25 @@ class Maintained:
         weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
         table = Table(table_name(rel, "changes"), full.columns + (
             Column(weight, exp.DataType.build("BIGINT")),), (), rel)
-
-        def weighted(name: str, w: int) -> exp.Select:
-            return select_all(name).select(exp.alias_(exp.Literal.number(w), weight,
-                                                      quoted=True))
-        parts = []
-        versions = (("plus", 1), ("minus", -1)) if self.last is not None else ()
-        for version, w in versions:
-            name = table_name(rel, version)
-            if name not in self.updater.empty:
-                parts.append(weighted(name, w))
-        if self.last is None:
-            parts.append(weighted(full.name, 1))
+        # a stream's changes are its contents (DDlog prints no retraction of a stream)
+        if self.last is None or rel in self.compiled.streams:
+            sources = [(full.name, 1)]
+        else:
+            sources = [(table_name(rel, v), w) for v, w in (("plus", 1), ("minus", -1))
+                       if table_name(rel, v) not in self.updater.empty]
+        columns = [c.name for c in full.columns]
+        bag = is_bag(self.compiled.relations[rel])
+        parts = [weighted(name, columns, w, weight) if bag else select_all(name).select(
+            exp.alias_(exp.Literal.number(w), weight, quoted=True)) for name, w in sources]
         if not parts:  # the relation's columns and no row
-            parts.append(weighted(full.name, 1).where(exp.false()))
+            parts.append(select_all(full.name).select(exp.alias_(
+                exp.Literal.number(1), weight, quoted=True)).where(exp.false()))
         query = parts[0] if len(parts) == 1 else exp.union(*parts, distinct=False)
         return table, query
 
     def contents(self, rel: str):
-        """Every row of relation ``rel`` now (short or qualified name)."""
+        """Every row of relation ``rel`` now (short or qualified name; a stream or
+        multiset holds a row once per unit of its weight)."""
         rel = self._resolve(rel)
         return engine_of(self.runner).frame(self.runner, self.updater.plan.relations[rel])
 
@@ -238,3 +231,13 @@ class Maintained:
         self.updater.clear()
         self.runner.close()
 
+
+def weighted(name: str, columns: list[str], sign: int, weight: str) -> exp.Select:
+    """The rows of bag table ``name`` once each, with their number of copies (times
+    ``sign``) as column ``weight``: a weight as DDlog prints it."""
+    count: exp.Expression = exp.Count(this=exp.Star())
+    if sign < 0:
+        count = exp.Neg(this=count)
+    keys = [exp.column(c, quoted=True) for c in columns]
+    return exp.Select(expressions=[k.copy() for k in keys] + [
+        exp.alias_(count, weight, quoted=True)]).from_(table(name)).group_by(*keys)

@@ -33,6 +33,7 @@ from dl2sql.compiler.emit import create_view, transform_text
 from dl2sql.diagnostics import InputError, suggest
 from dl2sql.engines import Settings, engine_of
 from dl2sql.engines import engine as get_engine
+from dl2sql.passes.bags import is_bag
 from dl2sql.plan.nodes import Append, Materialize, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.runtime.convert import to_sql
@@ -231,8 +232,10 @@ class Program:
         def wrap(rel: str, source):
             require_record_form(self.compiled, rel, str(source) if isinstance(
                 source, (str, os.PathLike)) else "input")
-            return frames(rel, source, self.compiled.layouts[rel].columns,
-                          self.compiled.type_env)
+            loader = frames(rel, source, self.compiled.layouts[rel].columns,
+                            self.compiled.type_env)
+            loader.keep_duplicates = is_bag(rels[rel])  # a row's copies are its weight
+            return loader
         rels = self.compiled.relations
         bound = {}
         for name, data in inputs.items():
@@ -286,4 +289,6 @@ class RowsInput:
                                  f"{len(values)} value(s), expected {len(columns)} "
                                  f"({', '.join(n for n, _ in columns)})")
             out.append(builtins.tuple(to_sql(t, v, env) for (_, t), v in zip(columns, values)))
-        runner.load(table, builtins.list(dict.fromkeys(out)))
+        if not is_bag(self.compiled.relations[self.relation]):
+            out = builtins.list(dict.fromkeys(out))  # a stream's or multiset's copies stay
+        runner.load(table, out)

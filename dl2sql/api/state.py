@@ -2,8 +2,10 @@
 applies its changes to what an earlier one left.
 
 Layout: a folder ``DIR/vN/`` per version holding one Parquet file per relation (every
-relation: the compiler's helpers and internal ones too) and ``manifest.json`` (the
-program's fingerprint, each relation's file, columns and rows). Saving writes a new
+relation: the compiler's helpers and internal ones too; a stream or multiset with a
+row per unit of weight), one per table of the history that delayed relations (``R-1``)
+read, and ``manifest.json`` (the program's fingerprint, each relation's file, columns
+and rows, and the history's files). Saving writes a new
 version beside the current one and then commits it in one atomic step
 (:mod:`dl2sql.api.state_store`: a ``CURRENT`` marker in a POSIX directory, the
 manifest's rename at a Hadoop URL such as ``s3a://``): a save that fails part-way
@@ -22,6 +24,7 @@ from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine as get_engine
 from dl2sql.api.state_store import MANIFEST, store_for
 from dl2sql.io.files import file_stem
+from dl2sql.passes.bags import is_bag
 
 FORMAT = 1
 
@@ -32,6 +35,9 @@ def fingerprint(compiled) -> str:
     h = hashlib.sha256()
     for rel in sorted(compiled.layouts):
         h.update(repr((rel, compiled.layouts[rel].columns)).encode())
+        info = compiled.relations.get(rel)
+        if info is not None and is_bag(info):  # (a set's fingerprint stays what it was)
+            h.update(f"{rel} is a {info.kind}".encode())
     for rel in sorted(compiled.blocks):
         for b in compiled.blocks[rel]:
             h.update(_without_spans(repr(b)).encode())
@@ -100,7 +106,8 @@ def save(maintained, directory: str) -> str:
     ``directory`` and make it current; returns the version's name."""
     compiled, runner = maintained.compiled, maintained.runner
     store = store_for(directory, getattr(runner, "spark", None), runner.engine)
-    relations = {}
+    relations, history = {}, {}
+    bags = maintained.updater.bags
 
     def write(place) -> None:
         for rel, table in maintained.updater.plan.relations.items():
@@ -110,18 +117,31 @@ def save(maintained, directory: str) -> str:
             relations[rel] = {"file": name, "rows": maintained.updater.sizes[rel],
                               "columns": [[n, str(t)] for n, t in
                                           compiled.layouts[rel].columns]}
+        for table, rel in bags.plan.history() if bags is not None else ():
+            name = f"history.{file_stem(table.name)}.parquet"
+            store.write_table(runner, table, place(name))
+            history[table.name] = {"file": name, "rows": bags.rows[table.name],
+                                   "relation": rel}
 
     def manifest() -> str:
         return json.dumps({"format": FORMAT, "fingerprint": fingerprint(compiled),
                            "program": compiled.path, "engine": runner.engine,
                            "saved": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-                           "relations": relations}, indent=1)
+                           "relations": relations, "history": history}, indent=1)
     return store.save(write, manifest)
 
 
 def loaders(version: Version, manifest: dict, compiled, engine: str) -> dict:
-    """Loaders of every relation's saved rows, for :class:`Maintained`."""
+    """Loaders of every relation's saved rows and of the history of the relations
+    read delayed (by table name), for :class:`Maintained`."""
     reader = get_engine(engine).inputs
-    return {rel: reader(rel, version.location(entry["file"]), compiled.layouts[rel].columns,
-                        compiled.type_env)
-            for rel, entry in manifest["relations"].items()}
+
+    def loader(rel: str, file: str):
+        found = reader(rel, version.location(file), compiled.layouts[rel].columns,
+                       compiled.type_env)
+        found.keep_duplicates = is_bag(compiled.relations[rel])  # copies are weights
+        return found
+    out = {rel: loader(rel, entry["file"]) for rel, entry in manifest["relations"].items()}
+    out.update({name: loader(entry["relation"], entry["file"])
+                for name, entry in manifest.get("history", {}).items()})
+    return out

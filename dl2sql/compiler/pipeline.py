@@ -108,7 +108,8 @@ class CompiledProgram:
             planned = build_update(LoopProgram(self.strata, self.blocks, self.layouts,
                                                self.closures, self.type_env),
                                    {r: self.relations[r] for r in self.input_relations()},
-                                   policy)
+                                   policy, {r: i.kind for r, i in self.relations.items()
+                                            if is_bag(i)}, self.delayed)
             ec = ExprCompiler(self.type_env, DIALECTS[ENGINES[engine].dialect],
                               self.functions, udf_prefix="dl2sql_update_udf_")
             self._engine_stages[key] = update_sql(planned, self.layouts, ec)
@@ -119,6 +120,11 @@ class CompiledProgram:
         """Whether the program has streams, multisets or delayed relations, whose
         meaning depends on the sequence of transactions (:mod:`dl2sql.replay`)."""
         return any(is_bag(i) for i in self.relations.values()) or bool(self.delayed)
+
+    @property
+    def streams(self) -> frozenset:
+        """The stream relations (each holds the current transaction's rows only)."""
+        return frozenset(r for r, i in self.relations.items() if i.kind == "stream")
 
     @property
     def delayed(self) -> dict:

@@ -31,6 +31,7 @@ from dl2sql.incremental.nodes import (CountChange, Enough, OverDeletion, Refuse,
                                       StratumUpdate, UpdatePlan)
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
+from dl2sql.incremental.bags import BagBuilder
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name, transform_statement
 from dl2sql.plan.loops import LoopPolicy, plan_loops
@@ -50,11 +51,15 @@ KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
 RECURSIVE_AGGREGATION = "recompute (recursive aggregation)"
 
 
-def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy) -> UpdatePlan:
+def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy,
+                 kinds: dict | None = None, delayed: dict | None = None) -> UpdatePlan:
     """The update plan of ``program`` (strata, blocks, layouts as compiled) whose input
     relations are ``inputs`` (name -> RelationInfo, for primary keys); ``policy``
-    plans the loops of strata recomputed."""
+    plans the loops of strata recomputed. ``kinds`` (bag relation -> ``stream`` or
+    ``multiset``) and ``delayed`` (generated ``R-N`` relation -> what it delays) are
+    built by :mod:`dl2sql.incremental.bags`."""
     b = _Builder(program, policy)
+    bags = BagBuilder(b, kinds or {}, delayed or {}) if kinds or delayed else None
     init, changes = [], {}
     strata = []
     for rel, info in inputs.items():
@@ -66,13 +71,15 @@ def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy) -> Upda
         if facts:
             init.append(Materialize(b.table(rel, "facts"), Union(rel, tuple(
                 Rows(x) for x in facts)), comment=f"{rel}: rows from facts"))
-        strata.append(b.input(rel, bool(facts), info))
+        strata.append(bags.input(rel, bool(facts), info) if bags and bags.owns_input(rel)
+                      else b.input(rel, bool(facts), info))
     for s in program.strata:
         if s.relations[0] in inputs:
             continue
-        strata.append(b.stratum(s))
+        strata.append(bags.stratum(s) if bags and bags.owns(s) else b.stratum(s))
     return UpdatePlan(changes, tuple(init), tuple(strata), b.tables, {
-        r: relation_table(program.layouts, r) for r in program.layouts}, b.helper_layouts)
+        r: relation_table(program.layouts, r) for r in program.layouts}, b.helper_layouts,
+        bags=bags.plan() if bags else None)
 
 
 class _Builder:

@@ -16,6 +16,7 @@ from typing import Optional
 from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, RuntimeFailure
+from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.nodes import (BySize, Enough, OverDeletion, Refuse, StratumUpdate,
                                       UpdatePlan)
@@ -102,6 +103,8 @@ class Updater:
         # compute when something reads them
         self.decisive = (decisive_tables(plan) if getattr(runner, "counting_costs", False)
                          else None)
+        # streams, multisets and delayed relations (dl2sql.incremental.bag_execute)
+        self.bags = BagUpdates(plan.bags, self) if plan.bags is not None else None
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -117,6 +120,8 @@ class Updater:
         run_statements(self.plan.init, self.runner, self.progress)
         for rel, t in self.plan.relations.items():
             self.sizes[rel] = self.runner.size(t)
+        if self.bags is not None:
+            self.bags.start()
 
     # -- a transaction -----------------------------------------------------------------
     def apply(self, changes: dict[str, dict]) -> Outcome:
@@ -144,13 +149,19 @@ class Updater:
         sizes = dict(self.sizes)
         self.empty = {n for n in self.plan.tables if n not in self.state
                       and not self.rows.get(n)}
+        if self.bags is not None:
+            self.bags.begin()
         try:
             with self.runner.transaction():
                 for s in self.plan.strata:
                     self._stratum(s, outcome)
+                if self.bags is not None:
+                    self.bags.end()
         except BaseException:
             self.sizes = sizes
             self.rows, self.empty = {}, set(self.plan.tables) - self.state
+            if self.bags is not None:
+                self.bags.rollback()
             raise
         return outcome
 
@@ -166,7 +177,8 @@ class Updater:
 
     def _stratum(self, s: StratumUpdate, outcome: Outcome) -> None:
         if s.method == "input":
-            if not any(self.rows.get(t.name) for t in self.plan.changes[s.relations[0]].values()):
+            if not any(self.rows.get(t.name) for t in self.plan.changes[s.relations[0]].values()) \
+                    and not (self.bags is not None and self.bags.pending(s)):
                 return
         elif not any(self.changed(r) for r in s.reads):
             return
@@ -279,7 +291,7 @@ class Updater:
                     shown = ", ".join(str(tuple(r)) for r in rows[:3])
                     raise InputError(f"{stmt.message}: {shown}"
                                      f"{', ...' if len(rows) > 3 else ''}")
-            else:
+            elif self.bags is None or not self.bags.run(stmt):
                 raise TypeError(f"not an update statement: {stmt!r}")
 
     def _materialize(self, stmt: Materialize) -> None:
@@ -372,8 +384,8 @@ class Updater:
 
 def decisive_tables(plan: UpdatePlan) -> set[str]:
     """The tables of an update plan whose number of rows decides what runs next: the
-    new rows of loops, the tables of ``Enough``, ``BySize`` and ``Refuse``, and a
-    closure's removed edges not found again."""
+    new rows of loops, the tables of ``Enough``, ``BySize`` and ``Refuse``, a
+    closure's removed edges not found again, and the changes of input streams."""
     out: set[str] = set()
 
     def visit(stmts) -> None:
@@ -396,4 +408,7 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
         visit(s.statements)
         if s.lossless is not None:
             out.add(s.lossless.name)
+    # an input stream's size says whether the next transaction must empty it
+    for rel in plan.bags.stream_inputs if plan.bags is not None else ():
+        out.update(table_name(rel, v) for v in ("plus", "minus"))
     return out

@@ -124,3 +124,5 @@ class UpdatePlan:
     relations: dict[str, Table]
     layouts: dict  # the row shapes of helper tables (group keys), by pseudo-relation
     functions: tuple = ()  # the Python UDFs its SQL calls (UdfSpec), once SQL is made
+    # streams, multisets and delayed relations (dl2sql.incremental.bag_nodes.BagPlan)
+    bags: object = None

@@ -92,6 +92,8 @@ class DuckDBInput:
     """An input relation's contents on DuckDB; ``columns`` are the relation's (name,
     DDlog type) pairs in the type environment ``env``."""
 
+    keep_duplicates = False  # a stream's or multiset's: copies are weights
+
     def __init__(self, relation: str, source, columns, env):
         self.relation, self.source = relation, source
         self.columns, self.env = columns, env
@@ -100,7 +102,7 @@ class DuckDBInput:
         """Create ``table`` from the source: each column converted to its type (CSV
         text by :mod:`dl2sql.sqlgen.text_columns`, anything else cast where lossless),
         then put in canonical form (:mod:`dl2sql.sqlgen.canonical`), duplicates
-        dropped."""
+        dropped (unless ``keep_duplicates``)."""
         con = runner.con
         try:
             rel = _relation(con, self.relation, self.source)
@@ -122,7 +124,8 @@ class DuckDBInput:
                             {c.name: c.type.sql(dialect="duckdb") for c in table.columns})
         canonical = exp.select(*input_projection(self.relation, self.columns, self.env,
                                                  DUCKDB)).from_(typed.subquery("typed"))
-        canonical.set("distinct", exp.Distinct())
+        if not self.keep_duplicates:
+            canonical.set("distinct", exp.Distinct())
         create = exp.Create(this=exp.Table(this=exp.to_identifier(table.name, quoted=True)),
                             kind="TABLE", replace=True, expression=canonical)
         con.register(view, rel)

@@ -101,6 +101,8 @@ class SparkInput:
     catalog table name, or a file path (``.parquet``, ``.json`` lines, ``.csv`` with a header). ``columns`` are
     the relation's (name, DDlog type) pairs in the type environment ``env``."""
 
+    keep_duplicates = False  # a stream's or multiset's: copies are weights
+
     def __init__(self, relation: str, source, columns, env):
         self.relation, self.source = relation, source
         self.columns, self.env = columns, env
@@ -130,7 +132,7 @@ class SparkInput:
         """Hold the source as ``table`` in a Spark runner (checkpointed, no collect)."""
         df = self.dataframe(runner.spark, table)
         try:
-            runner.load_dataframe(table, df)
+            runner.load_dataframe(table, df, distinct=not self.keep_duplicates)
         except InputError:
             raise
         except Exception as e:

@@ -75,9 +75,9 @@ def counted_internals(rules: list[T.CoreRule], relations: dict[str, RelationInfo
     (``for ((v, w) in g)``), as does a stream or multiset derived from it, directly or
     through other internal relations. Those relations are kept as multisets here;
     recursive ones stay sets (DDlog bounds their weights in the fixpoint). Called for
-    programs evaluated at every commit (streams, multisets, delays), where bags are
-    evaluated anyway; elsewhere internal relations stay sets, so that the program
-    can be maintained (docs/language.md)."""
+    programs with streams, multisets or delays, where bags are maintained anyway
+    (:mod:`dl2sql.incremental.bags`); elsewhere internal relations stay sets
+    (docs/language.md)."""
     readers: dict[str, set[str]] = {}
     for r in rules:
         for c in r.body:  # a group_by's source too: recursion may go through one

@@ -20,7 +20,7 @@ from typing import TextIO
 from dl2sql.diagnostics import suggest
 from dl2sql.replay.dat_parser import Command, DatError, Incomplete, parse_commands
 from dl2sql.replay.dat_values import convert, untyped_guess
-from dl2sql.replay.updates import apply_weight, mutate
+from dl2sql.replay.updates import apply_weight, mutate, weight_changes
 from dl2sql.runtime.keys import key_function
 from dl2sql.runtime.ops import ddlog_equal
 from dl2sql.runtime.order import normalize, sort_key
@@ -178,7 +178,7 @@ class _Session:
                 result = self.program.evaluate(inputs)
                 self._remember(inputs, result)
             elif self.evaluated_in is None:
-                inputs = {n: set(d.values()) for n, d in self.committed_in.items()}
+                inputs = {n: self._contents(n, d) for n, d in self.committed_in.items()}
                 result = self.program.start(inputs)
             else:
                 changes = self._maintain()
@@ -194,7 +194,7 @@ class _Session:
         for name, info in self.outputs.items():
             t = info.record_type
             if name in self.bags:
-                self._bag_changes(name, result.get(name, ()), changes)
+                self._bag_changes(name, result.get(name, ()), (), changes, contents=True)
                 continue
             new = {}
             for v in result.get(name, ()):
@@ -225,23 +225,28 @@ class _Session:
     def _remember(self, inputs: dict, result: dict) -> None:
         if not self.delayed:
             return
-        now = {d.relation: inputs[d.relation] if d.relation in inputs else
-               result.get(d.relation, ()) for d in self.delayed.values()}
+        # an input's contents with the facts of the program (the evaluation gives them)
+        now = {d.relation: result[d.relation] if d.relation in result else
+               inputs.get(d.relation, ()) for d in self.delayed.values()}
         self.history = (self.history + [now])[-self.depth:]
 
-    def _bag_changes(self, name: str, values, changes: dict) -> None:
-        """Changes of a stream or multiset output. A multiset's are the differences
-        of weights; a stream's are its whole contents (it starts every transaction
-        empty, and upstream prints no retractions for it), added up in the store
-        that ``dump`` prints, as upstream's output store does."""
+    def _bag_changes(self, name: str, added, removed, changes: dict,
+                     contents: bool = False) -> None:
+        """Changes of a stream or multiset output from the values ``added`` and
+        ``removed`` (once per unit of weight), or from its new contents (``added``,
+        with ``contents``). A multiset's are the differences of weights; a stream's
+        are its whole contents (it starts every transaction empty, and upstream prints
+        no retractions for it), added up in the store that ``dump`` prints, as
+        upstream's output store does."""
         t = self.outputs[name].record_type
         new: dict = {}
-        for v in values:
-            k = sort_key(t, v, self.env)
-            new[k] = (v, new[k][1] + 1) if k in new else (v, 1)
+        for values, sign in ((added, 1), (removed, -1)):
+            for v in values:
+                k = sort_key(t, v, self.env)
+                new[k] = (v, new.get(k, (v, 0))[1] + sign)
         weights, state = self.weights[name], self.state[name]
-        if name in self.streams:
-            delta = [(k, v, w) for k, (v, w) in new.items()]
+        if name in self.streams or not contents:
+            delta = [(k, v, w) for k, (v, w) in new.items() if w]
         else:
             delta = [(k, v, w - weights.get(k, 0)) for k, (v, w) in new.items()]
             delta += [(k, state[k], -w) for k, w in weights.items() if k not in new]
@@ -263,13 +268,20 @@ class _Session:
             # compared by identity: an equal value put back is deleted and inserted,
             # which changes nothing
             before = self.evaluated_in[name]
-            added = [v for k, v in now.items() if before.get(k) is not v]
-            removed = [v for k, v in before.items() if now.get(k) is not v]
+            if name in self.bags:
+                added, removed = weight_changes(now, before, name in self.streams)
+            else:
+                added = [v for k, v in now.items() if before.get(k) is not v]
+                removed = [v for k, v in before.items() if now.get(k) is not v]
             if added or removed:
                 inserted[name], deleted[name] = added, removed
-        result = self.program.commit(inserted, deleted) if inserted else {}
+        every = getattr(self.program, "every_commit", False)
+        result = self.program.commit(inserted, deleted) if inserted or every else {}
         changes: dict[str, list] = {}
         for name, (added, removed) in result.items():
+            if name in self.bags:
+                self._bag_changes(name, added, removed, changes)
+                continue
             t, state = self.outputs[name].record_type, self.state[name]
             delta = []
             for v in removed:

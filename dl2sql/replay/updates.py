@@ -29,6 +29,20 @@ def apply_weight(info, store: dict, op: str, value, env: TypeEnv) -> None:
         del store[k]
 
 
+def weight_changes(now: dict, before: dict, stream: bool) -> tuple[list, list]:
+    """The values a stream's or multiset's store (sort key -> (value, weight)) gained
+    and lost since ``before``, once per unit of weight. A stream's are its rows of this
+    transaction (the previous ones go by themselves)."""
+    if stream:
+        return [v for v, w in now.values() for _ in range(w)], []
+    added, removed = [], []
+    for k in now.keys() | before.keys():
+        v, w = now.get(k) or before[k]
+        change = w - before.get(k, (v, 0))[1] if k in now else -w
+        (added if change > 0 else removed).extend([v] * abs(change))
+    return added, removed
+
+
 def mutate(t: Type, old, u: UValue, env: TypeEnv):
     """``old`` patched by the mutator ``u``, following upstream's derived ``Mutator``:
     struct fields given by name are patched recursively, sets toggle the listed

@@ -302,11 +302,13 @@ class SparkRunner:
             ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
         self._set(table, self.co.finish(table, ck), len(rows), files)
 
-    def load_dataframe(self, table: Table, df) -> None:
+    def load_dataframe(self, table: Table, df, distinct: bool = True) -> None:
         """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
-        checkpointed and counted in one action, so that its source is read once."""
+        checkpointed and counted in one action, so that its source is read once; its
+        duplicates dropped unless not ``distinct`` (a bag's copies are its weights)."""
         with self.co.planning(table):
-            ck, n, files = self._checkpoint_counted(self.co.prepare(table, df.distinct()))
+            ck, n, files = self._checkpoint_counted(self.co.prepare(
+                table, df.distinct() if distinct else df))
         self._set(table, self.co.finish(table, ck), n, files)
 
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:

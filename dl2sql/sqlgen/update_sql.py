@@ -20,6 +20,8 @@ from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
 from dl2sql.sqlgen.blocks import union_all, union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
+from dl2sql.incremental.bag_nodes import BAG_STATEMENTS, bag_query
+from dl2sql.sqlgen.bag_sql import bag_plan_sql, bag_statement
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.plan_sql import Lowering
 from dl2sql.sqlgen.trees import cast, select_all, table
@@ -91,7 +93,8 @@ class _UpdateLowering:
             init=tuple(self.plain.statement(s) for s in plan.init),
             strata=tuple(self.stratum(s) for s in plan.strata),
             tables={n: table(t) for n, t in plan.tables.items()},
-            relations={r: table(t) for r, t in plan.relations.items()})
+            relations={r: table(t) for r, t in plan.relations.items()},
+            bags=plan.bags and bag_plan_sql(plan.bags, table))
 
     def stratum(self, s: StratumUpdate) -> StratumUpdate:
         return dataclasses.replace(
@@ -103,6 +106,8 @@ class _UpdateLowering:
 
     def statement(self, s):
         table = self.plain.table
+        if isinstance(s, BAG_STATEMENTS) or (isinstance(s, Materialize) and bag_query(s.query)):
+            return bag_statement(s, self.rows, table)
         if isinstance(s, Materialize):
             return dataclasses.replace(s, target=table(s.target), query=Deferred(
                 self.query(s.query), self.ec.dialect))

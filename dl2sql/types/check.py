@@ -90,6 +90,9 @@ def _check_relation_decls(modules, syms: Symbols, diags: Diagnostics) -> None:
                     diags.error(d.primary_key.span, "only input relations may have a "
                                                     "primary key")
                     continue
+                if d.kind != "relation":  # as upstream: a key of copies has no meaning
+                    diags.error(d.primary_key.span, f"a {d.kind} cannot have a primary key")
+                    continue
                 info = syms.relations[q]
                 checker = RuleChecker(syms, m.name, diags)
                 key = checker.expr(d.primary_key.expr, {d.primary_key.var: info.record_type})

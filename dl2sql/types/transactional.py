@@ -2,8 +2,10 @@
 ``multiset`` relations, delayed atoms ``R-N`` and differentiated atoms ``S'``.
 
 A delayed atom ``R-N`` reads a relation of its own, ``R__prevN``: a generated input
-relation with ``R``'s record type and kind, which the driver of the transactions
-(:mod:`dl2sql.replay.session`) fills with ``R``'s contents of ``N`` transactions ago.
+relation with ``R``'s record type and kind, which holds ``R``'s contents of ``N``
+transactions ago (a maintained program keeps it from ``R``'s changes,
+:mod:`dl2sql.incremental.bags`; replay's ``--recompute`` fills it, as does
+:mod:`dl2sql.replay.session` for a program evaluated at every commit).
 Reading it as an input cuts the dependency of ``R-1`` on ``R``, so that a rule such as
 ``Fold(x) :- Agg-1(x)`` is not recursion. A differentiated stream ``S'`` holds the
 rows the stream received in the current transaction, which is what ``S`` itself
