@@ -20,6 +20,9 @@ from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 _LOAD_CHUNK = 100_000
 
 _DT = exp.DataType.Type
+# the alias of the rows a patch removes: no relation's table is named so (DuckDB's
+# names ignore case, so a short alias like "m" clashed with a relation named `M`)
+REMOVED = "dl2sql_removed"
 
 
 def _struct_fields(dtype: exp.DataType) -> list[tuple[str, exp.DataType]]:
@@ -192,8 +195,9 @@ class DuckDBRunner:
                 return exp.column(c, table=alias, quoted=True)
             def delete() -> exp.Delete:
                 same = exp.and_(*[exp.EQ(this=col(target.name, c.name),
-                                         expression=col("m", c.name)) for c in target.columns])
-                return exp.Delete(this=table_ref(target.name), using=[table_ref(minus.name, "m")],
+                                         expression=col(REMOVED, c.name)) for c in target.columns])
+                return exp.Delete(this=table_ref(target.name),
+                                  using=[table_ref(minus.name, REMOVED)],
                                   where=exp.Where(this=same))
             self.con.execute(self._text(("delete", target.name, minus.name), delete))
         if plus is not None:
