@@ -59,6 +59,8 @@ def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy,
     ``multiset``) and ``delayed`` (generated ``R-N`` relation -> what it delays) are
     built by :mod:`dl2sql.incremental.bags`."""
     b = _Builder(program, policy)
+    # relations whose rows repeat (a row's copies are its derivations)
+    b.repeated = frozenset(kinds or ()) | frozenset(delayed or ())
     bags = BagBuilder(b, kinds or {}, delayed or {}) if kinds or delayed else None
     init, changes = [], {}
     strata = []
@@ -87,6 +89,7 @@ class _Builder:
         self.p, self.policy = program, policy
         self.tables: dict[str, Table] = {}
         self.helper_layouts: dict[str, RelationLayout] = {}
+        self.repeated: frozenset[str] = frozenset()  # bags, set by build_update
 
     def table(self, rel: str, version: str = "full") -> Table:
         t = relation_table(self.p.layouts, rel, version)
@@ -278,9 +281,11 @@ class _Builder:
 
     def injective(self, block: Block) -> bool:
         """Whether each row of ``block`` comes from one combination of source rows: its
-        outputs hold every column of every source, and nothing else adds rows (an
-        unnest) or takes them away depending on another relation (a negation)."""
-        if block.antijoins or block.unnests or not block.sources:
+        outputs hold every column of every source, no source holds copies of a row (a
+        bag), and nothing else adds rows (an unnest) or takes them away depending on
+        another relation (a negation)."""
+        if block.antijoins or block.unnests or not block.sources or any(
+                s.relation in self.repeated for s in block.sources):
             return False
         outputs = {(o.alias, o.column) for o in block.outputs if isinstance(o, T.TCol)}
         return all((s.alias, name) in outputs for s in block.sources

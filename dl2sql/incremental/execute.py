@@ -387,10 +387,13 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
     new rows of loops, the tables of ``Enough``, ``BySize`` and ``Refuse``, a
     closure's removed edges not found again, and the changes of input streams."""
     out: set[str] = set()
+    renames: list[Rename] = []
 
     def visit(stmts) -> None:
         for st in stmts:
-            if isinstance(st, Loop):
+            if isinstance(st, Rename):
+                renames.append(st)
+            elif isinstance(st, Loop):
                 out.update(st.until_empty)
                 visit(st.body)
             elif isinstance(st, OverDeletion):
@@ -411,4 +414,12 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
     # an input stream's size says whether the next transaction must empty it
     for rel in plan.bags.stream_inputs if plan.bags is not None else ():
         out.update(table_name(rel, v) for v in ("plus", "minus"))
+    # a table renamed into a decisive one is counted where it is made
+    grew = True
+    while grew:
+        grew = False
+        for r in renames:
+            if r.target.name in out and r.source.name not in out:
+                out.add(r.source.name)
+                grew = True
     return out
