@@ -138,3 +138,19 @@ def test_many_new_heads_are_extended_edge_by_edge(program, engine):
     assert sorted_rows(live.contents("Path")) == sorted(closure(after))
     assert len(collected(changes["Path"])) == len(closure(after)) - len(
         closure(chain | {(500, 501)}))
+
+
+def test_spark_counts_only_what_decides(program, spark):
+    """On Spark a count is a job: an update counts the tables whose size decides what
+    runs next (here the new heads, the search's steps, the removed edges not found
+    again), and leaves the rest for the jobs that read them."""
+    cycle = [(i, i + 1) for i in range(10)] + [(10, 0)]
+    live = program.maintain(spark=spark, inputs={"Edge": cycle})
+    runner = live.runner
+    steps = [([(3, 7)], [], 1),  # every path exists already: only the heads are counted
+             ([], [(3, 7)], 4)]  # still a path: the search, and what it left
+    for inserted, deleted, most in steps:
+        before = runner.actions
+        live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})
+        assert runner.actions - before <= most, (inserted, deleted, runner.actions - before)
+    assert sorted_rows(live.contents("Path")) == sorted(closure(set(cycle)))
