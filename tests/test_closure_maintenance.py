@@ -12,6 +12,7 @@ import pytest
 import dl2sql
 from dl2sql.incremental.execute import Choice
 from engines import collected, maintain_on, sorted_rows
+from graphs import closure
 
 PROGRAM = """
 input relation Edge(s: u32, d: u32)
@@ -21,15 +22,6 @@ Path(s, d) :- Edge(s, m), Path(m, d).
 output relation Into(d: u32, n: u64)
 Into(d, n) :- Path(s, d), var n = s.group_by(d).count_distinct().
 """
-
-
-def closure(edges) -> set:
-    out = set(edges)
-    while True:
-        more = {(a, d) for a, b in out for c, d in edges if b == c} - out
-        if not more:
-            return out
-        out |= more
 
 
 def transactions(seed: int, nodes: int, count: int, degree: int = 3):

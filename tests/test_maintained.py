@@ -10,6 +10,7 @@ from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.execute import Choice
 from dl2sql.runtime.values import Record
 from engines import collected, maintain_on, sorted_rows
+from graphs import closure as _reach
 
 PROGRAM = """
 input relation Edge(s: u32, d: u32)
@@ -37,15 +38,6 @@ def program():
 @pytest.fixture(scope="module")
 def dred_program():
     return dl2sql.compile(DRED_PROGRAM)
-
-
-def _reach(edges) -> set:
-    out = set(edges)
-    while True:
-        more = {(a, d) for a, b in out for c, d in edges if b == c} - out
-        if not more:
-            return out
-        out |= more
 
 
 def _expected(edges) -> dict:
