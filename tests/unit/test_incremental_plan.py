@@ -77,3 +77,43 @@ Span(p, ts) :- Edge(c, p), Span(c, s), var ts = s.group_by(p).union().
     # the changes of every relation of the stratum, helpers too, against the old state
     assert {s.target.name for s in update.diff} == {
         f"{r}__{v}" for r in ("Span", "__group2", "__group2_rows") for v in ("plus", "minus")}
+
+
+COUNTED = """
+import group
+input relation E(a: u32, b: u32)
+output relation Count(a: u32, n: u64)
+Count(a, n) :- E(a, b), var n = b.group_by(a).count_distinct().
+output relation Big(a: u32)
+Big(a) :- E(a, b), var g = b.group_by(a), g.count_distinct() > 1, g.max() > 5.
+output relation Closure(a: u32, b: u32)
+Closure(a, b) :- E(a, b).
+Closure(a, c) :- Closure(a, b), E(b, c).
+output relation Mapped(b: u32, a: u32)
+Mapped(b, a) :- E(a, b).
+output relation Projected(a: u32)
+Projected(a) :- E(a, _).
+"""
+
+
+def test_methods_of_counted_groups_closures_and_one_derivation_rules():
+    from dl2sql.plan.nodes import Materialize
+    p = compile_source(COUNTED, "<test>")
+    groups = {s.relations[0]: b.aggregate for s in p.strata for b in p.blocks.get(
+        s.relations[0], []) if hasattr(b, "aggregate")}
+    # only counted: COUNT(*); a group also read by max(): the sorted values
+    assert sorted(groups.values()) == ["count", "group"]
+    plan = p.update_for("duckdb")
+    methods = {s.name: s for s in plan.strata}
+    assert methods["Closure"].method == "closure"
+    counted = next(s for n, s in methods.items() if groups.get(n) == "count")
+    fresh = next(st for st in counted.statements if isinstance(st, Materialize)
+                 and st.target.name.endswith("__fresh"))
+    # the counts before, plus one per added row and minus one per removed row
+    assert "SUM(" in fresh.query.node.sql(dialect="duckdb")
+    # Mapped keeps every column of E: its changes are E's, with no rederivation;
+    # Projected drops one: a row may keep another derivation
+    made = {s.name: {st.target.name for st in s.statements if isinstance(st, Materialize)}
+            for s in plan.strata}
+    assert made["Mapped"] == {"Mapped__plus", "Mapped__minus"}
+    assert "Projected__redo" in made["Projected"]
