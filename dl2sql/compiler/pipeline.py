@@ -242,11 +242,16 @@ def constants(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy
         lowered = run_engine_passes(p, ORACLE, oracle, part)["sql"]
         return evaluate_on_oracle(lowered, relations, limit, p.type_env, p.functions)
 
+    return fold_constants(planned, constants_program(p), policy.constant_rows, evaluate)
+
+
+def constants_program(p: CompiledProgram) -> ConstantProgram:
+    """What finding constants reads of ``p``: its extern functions bound at run time are
+    those outside ``ddlog_std`` (the user's, and library functions a callable of the
+    same qualified name replaces, :func:`dl2sql.api.evaluate.bind_externs`)."""
     externs = frozenset(sym.name for syms in p.symbols.functions.values() for sym in syms
                         if sym.decl.extern and not sym.builtin)
-    program = ConstantProgram(p.relations, p.rules, p.strata, p.functions, externs,
-                              p.layouts)
-    return fold_constants(planned, program, policy.constant_rows, evaluate)
+    return ConstantProgram(p.relations, p.rules, p.strata, p.functions, externs, p.layouts)
 
 
 def loops(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:
