@@ -61,9 +61,7 @@ class Program:
 
 def constant_relations(program: Program) -> set[str]:
     """The relations that are constants of the program (see the module docs)."""
-    reads: dict[str, set[str]] = {}
-    for e in dependency_edges(program.rules):
-        reads.setdefault(e.target, set()).add(e.source)
+    reads = _reads(program.rules)
     bound = _calling_run_time_externs(program)
     constant: set[str] = set()
     for s in program.strata:  # in dependency order: what a stratum reads came before
@@ -75,6 +73,14 @@ def constant_relations(program: Program) -> set[str]:
         if all(src in constant or src in members for r in members for src in reads.get(r, ())):
             constant |= members
     return constant
+
+
+def _reads(rules: list[T.CoreRule]) -> dict[str, set[str]]:
+    """Relation -> the relations its rules read (negated and aggregated too)."""
+    reads: dict[str, set[str]] = {}
+    for e in dependency_edges(rules):
+        reads.setdefault(e.target, set()).add(e.source)
+    return reads
 
 
 def _calling_run_time_externs(program: Program) -> set[str]:
@@ -107,9 +113,7 @@ def fold_constants(plan: Plan, program: Program, limit: int, evaluate: Evaluate)
     if limit <= 0 or not any(isinstance(s, Fixpoint) and s.relations[0] in constant
                              for s in plan.statements):
         return plan
-    reads: dict[str, set[str]] = {}
-    for e in dependency_edges(program.rules):
-        reads.setdefault(e.target, set()).add(e.source)
+    reads = _reads(program.rules)
     done: list = []
     for s in plan.statements:
         if isinstance(s, Fixpoint) and s.relations[0] in constant:

@@ -1,3 +1,52 @@
+-- Shapes: recursive query
+CREATE OR REPLACE TEMPORARY VIEW "Shapes" AS
+WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS (
+  SELECT DISTINCT
+    CAST(0 AS BIGINT) AS "n",
+    CAST(18446744073709551615 AS DECIMAL(38, 0)) AS "big",
+    CAST(-12345678901234567890123 AS DECIMAL(38, 0)) AS "wide",
+    CAST([] AS TEXT[]) AS "tags",
+    CAST([] AS STRUCT(_0 TEXT, _1 BIGINT)[]) AS "seen",
+    {'tag': CAST(0 AS BIGINT), 'Some_x': CAST(0 AS BIGINT)} AS "o",
+    CAST(0.5 AS DOUBLE) AS "d"
+  UNION
+  SELECT DISTINCT
+    (
+      "t1"."n" + CAST(1 AS BIGINT)
+    ) & 4294967295 AS "n",
+    CAST((
+      (
+        "t1"."big" - CAST(1 AS DECIMAL(38, 0))
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "big",
+    CAST("t1"."wide" * CAST(2 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "wide",
+    DL2SQL_UDF_1("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
+    DL2SQL_UDF_2("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
+    {'tag': CAST(1 AS BIGINT), 'Some_x': CAST((
+      (
+        CAST(CAST((
+          (
+            CAST("t1"."n" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+          ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+        ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) - CAST(CAST(5 AS BIGINT) AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)} AS "o",
+    "t1"."d" * CAST(3.0 AS DOUBLE) AS "d"
+  FROM "Shapes__delta" AS "t1"
+  WHERE
+    "t1"."n" < CAST(5 AS BIGINT)
+)
+SELECT
+  *
+FROM "Shapes__delta";
+-- ShapeOf
+CREATE OR REPLACE TEMPORARY VIEW "ShapeOf" AS
+SELECT DISTINCT
+  "t1"."name",
+  {'n': "t2"."n", 'big': "t2"."big", 'wide': "t2"."wide", 'tags': "t2"."tags", 'seen': "t2"."seen", 'o': "t2"."o", 'd': "t2"."d"} AS "shape"
+FROM "Item" AS "t1"
+JOIN "Shapes" AS "t2"
+  ON "t2"."n" = "t1"."n";
 -- Link
 CREATE OR REPLACE TEMPORARY VIEW "Link" AS
 SELECT DISTINCT

@@ -1,3 +1,20 @@
+-- Shapes := Shapes: a constant of the program, 6 rows evaluated once when planned (loaded)
+-- ShapeOf
+CREATE OR REPLACE TEMPORARY VIEW `ShapeOf` AS
+SELECT DISTINCT
+  `t1`.`name`,
+  STRUCT(
+    `t2`.`n` AS n,
+    `t2`.`big` AS big,
+    `t2`.`wide` AS wide,
+    `t2`.`tags` AS tags,
+    `t2`.`seen` AS seen,
+    `t2`.`o` AS o,
+    `t2`.`d` AS d
+  ) AS `shape`
+FROM `Item` AS `t1`
+JOIN `Shapes` AS `t2`
+  ON `t2`.`n` = `t1`.`n`;
 -- Link [partitioned by a]
 CREATE OR REPLACE TEMPORARY VIEW `Link` AS
 SELECT /*+ REPARTITION(`a`) */
