@@ -83,11 +83,13 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
     # tables are kept partitioned, where a step is one job already and fused steps
     # measured slower (docs/performance.md, run 9); long thin transitive closures by
     # doubling (log2 of the path length iterations instead of one per edge); loop
-    # tables hash-partitioned on their join keys (dl2sql.plan.partitioning). All give
-    # exactly the same result.
+    # tables hash-partitioned on their join keys (dl2sql.plan.partitioning); recursive
+    # strata that read no input evaluated once on the oracle when the plan is made and
+    # loaded (dl2sql.plan.constants), up to a million rows. All give exactly the same
+    # result.
     Engine("spark", dialect="spark",
            loops=LoopPolicy(partitioned=True, steps_per_check=4, fuse_below_rows=10_000,
-                            closure_by_doubling=True),
+                            closure_by_doubling=True, constant_rows=1_000_000),
            runner_at="dl2sql.runner.spark_runner:open_runner",
            inputs_at="dl2sql.io.spark_frames:SparkInput",
            writer_at="dl2sql.io.spark_frames:write_table",

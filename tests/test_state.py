@@ -8,6 +8,7 @@ import dl2sql
 from dl2sql.engines import engine_of
 from dl2sql.cli.main import main
 from dl2sql.diagnostics import InputError
+from dl2sql.plan.nodes import Load
 from engines import maintain_on, sorted_rows
 
 TC = """
@@ -36,6 +37,41 @@ def test_saved_state_is_opened_by_a_later_process(engine, tmp_path):
         sorted_rows(changes["Count"]) == []  # three paths before and after
     again.save(str(tmp_path / "state"))
     assert sorted(p.name for p in (tmp_path / "state").iterdir()) == ["CURRENT", "v2"]
+
+
+CONSTANT = """
+relation Count(n: u32)
+Count(0).
+Count(n + 1) :- Count(n), n < 499.
+input relation Item(n: u32)
+output relation Counted(n: u32)
+Counted(n) :- Item(n), Count(n).
+"""
+
+
+def test_a_constant_is_saved_opened_and_never_updated(engine, tmp_path):
+    # Count reads no input: on Spark its rows are loaded (dl2sql.plan.constants), on
+    # DuckDB a recursive query makes them; a transaction never touches it
+    program = dl2sql.compile(CONSTANT)
+    loaded = [s for s in program.compiled.plan_for(engine.engine).statements
+              if isinstance(s, Load)]
+    assert [s.target.relation for s in loaded] == (["Count"] if engine.engine == "spark"
+                                                    else [])
+    live = maintain_on(program, engine, {"Item": [(1,), (600,)]})
+    changes = live.apply(insert={"Item": [(499,), (500,)]}, delete={"Item": [(1,)]})
+    assert sorted_rows(changes["Counted"]) == [(1, -1), (499, 1)]
+    assert "Count" not in live.last.methods and "Counted" in live.last.methods
+    live.save(str(tmp_path / "state"))
+    live.close()
+    if engine.dialect == "spark":
+        again = program.maintain(spark=engine.spark, state=str(tmp_path / "state"))
+    else:
+        again = program.maintain(engine="duckdb", state=str(tmp_path / "state"))
+    assert sorted_rows(again.contents("Count")) == [(n,) for n in range(500)]
+    changes = again.apply(insert={"Item": [(7,)]}, delete={"Item": [(600,)]})
+    assert sorted_rows(changes["Counted"]) == [(7, 1)]
+    assert "Count" not in again.last.methods
+    assert sorted_rows(again.contents("Counted")) == [(7,), (499,)]
 
 
 def test_a_different_program_is_refused(tmp_path):

@@ -59,3 +59,24 @@ def test_worker_exceptions_name_type_message_function_and_rule(engine, inputs, m
     with pytest.raises(RuntimeFailure) as info:
         run_on(program, engine, inputs)
     assert str(info.value) == message
+
+
+CONSTANT = """
+function inverse(n: u32): u32 { if (n > 100) { 1 / (n - n) } else { inverse(n + 1) } }
+relation Bad(n: u32)
+Bad(0).
+Bad(inverse(n)) :- Bad(n), n < 3.
+input relation I(n: u32)
+output relation O(n: u32)
+O(n) :- I(n), Bad(n).
+"""
+
+
+def test_a_function_failing_in_a_constant_fails_the_run_with_its_message(engine):
+    # `Bad` reads no input: Spark evaluates it when its plan is made (on the oracle,
+    # dl2sql.plan.constants) and the load raises that failure; DuckDB loops
+    program = dl2sql.compile(CONSTANT)
+    with pytest.raises(RuntimeFailure) as info:
+        run_on(program, engine, {"I": [(1,)]})
+    assert str(info.value) == \
+        "function `inverse` in the rule at <source>:5:1: division by zero"

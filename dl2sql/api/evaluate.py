@@ -7,11 +7,9 @@ from dl2sql.diagnostics import Diagnostics
 from dl2sql.passes.bags import is_bag
 from dl2sql.plan.interpret import execute
 from dl2sql.runner.errors import engine_errors
+from dl2sql.runner.functions import register_udfs
 from dl2sql.runtime.convert import record_to_row, row_to_record
-from dl2sql.runtime.udf import Udf
-from dl2sql.sqlgen.types import sql_type
 from dl2sql.types.check_functions import calls_in
-from dl2sql.udfs import interpreter
 from dl2sql.udfs.std import STD
 
 
@@ -37,24 +35,8 @@ class Evaluator:
     def register_udfs(self, plan) -> None:
         """Register the Python UDFs of ``plan`` (or of an update plan) on the runner
         (each once per runner)."""
-        if not plan.functions:
-            return
-
-        env = self.type_env
-        functions = dict(self.program.functions)
-        for spec in plan.functions:
-            if spec.synthetic is not None:
-                functions[(spec.func, spec.targs)] = spec.synthetic
-        interp = interpreter(env, functions, self.externs)
-        for spec in plan.functions:
-            if spec.name in self._registered:
-                continue
-            fn = Udf(interp, spec.func, spec.targs, spec.params, spec.ret, env,
-                     udf_origin(spec))
-            self.runner.register_function(spec.name, fn,
-                                          [sql_type(p, env) for p in spec.params],
-                                          sql_type(spec.ret, env))
-            self._registered.add(spec.name)
+        register_udfs(self.runner, plan, self.type_env, self.program.functions,
+                      self.externs, self._registered)
 
     def evaluate(self, inputs: dict[str, set], relations=None) -> dict[str, set]:
         """Contents of every non-input relation and of the inputs read delayed (or of
@@ -95,16 +77,6 @@ def rows_of(program: CompiledProgram, rel: str, values) -> list[tuple]:
     """DDlog values of relation ``rel`` as normalised rows of its table."""
     layout = program.layouts[rel]
     return [record_to_row(layout, v, program.type_env) for v in values]
-
-
-def udf_origin(spec) -> str:
-    """Where a UDF comes from, for its failure messages: the DDlog function (or "an
-    expression") and the rule that calls it."""
-    if spec.func.startswith("<"):
-        what = "an expression evaluated in Python"
-    else:
-        what = f"function `{spec.func.split('#', 1)[0]}`"
-    return what if spec.span is None else f"{what} in the rule at {spec.span}"
 
 
 def _input_table(plan, rel: str) -> str:

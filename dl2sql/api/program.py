@@ -29,12 +29,12 @@ from dl2sql.api.state import current, loaders, read_manifest
 from dl2sql.incremental.execute import Choice
 from dl2sql.io.files import require_record_form
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
-from dl2sql.compiler.emit import create_view, transform_text
+from dl2sql.compiler.emit import create_view, load_text, transform_text
 from dl2sql.diagnostics import InputError, suggest
 from dl2sql.engines import Settings, engine_of
 from dl2sql.engines import engine as get_engine
 from dl2sql.passes.bags import is_bag
-from dl2sql.plan.nodes import Append, Materialize, Rename, Transform
+from dl2sql.plan.nodes import Append, Load, Materialize, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.runtime.convert import to_sql
 from dl2sql.sqlgen.trees import select_all, table
@@ -109,6 +109,8 @@ class Program:
                 out.append(f"-- {s.source.name} becomes {s.target.name}")
             elif isinstance(s, Transform):
                 out.append(f"-- {transform_text(s)}")
+            elif isinstance(s, Load):
+                out.append(f"-- {load_text(s)}")
         return out
 
     # ------------------------------------------------------------------ running

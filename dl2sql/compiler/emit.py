@@ -7,7 +7,7 @@ from sqlglot import exp
 
 from dl2sql.ast import nodes as A
 from dl2sql.compiler.pipeline import ENGINE_PASSES, PASSES, CompiledProgram
-from dl2sql.plan.nodes import Append, Loop, Materialize, Rename, Transform
+from dl2sql.plan.nodes import Append, Load, Loop, Materialize, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
@@ -208,12 +208,22 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             lines.append(f"{pad}{c}{s.target.name} := {s.source.name}")
         elif isinstance(s, Transform):
             lines.append(f"{pad}{c}{transform_text(s)}")
+        elif isinstance(s, Load):
+            lines.append(f"{pad}{c}{load_text(s)}{_partitioned(s.target)}")
 
 
 def transform_text(s: Transform) -> str:
     """One line for a user transformer's statement (it runs Python, not SQL)."""
     return (f"{', '.join(t.name for t in s.outputs)} := transformer {s.transformer}"
             f"({', '.join(t.name for t in s.inputs)}), a Python callable on DataFrames")
+
+
+def load_text(s: Load) -> str:
+    """One line for a constant's statement (its rows are in the plan: no query)."""
+    if s.failure:
+        failure = " ".join(s.failure.split())  # one line, also inside a SQL comment
+        return f"{s.target.name} := {s.comment}; raises when run: {failure}"
+    return f"{s.target.name} := {s.comment} (loaded)"
 
 
 # the printer of each stage, by the name of the pass that produces it

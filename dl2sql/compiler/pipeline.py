@@ -26,9 +26,12 @@ from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.incremental.build import build_update
 from dl2sql.incremental.nodes import UpdatePlan
 from dl2sql.plan.build import build_plan
+from dl2sql.plan.constants import Program as ConstantProgram
+from dl2sql.plan.constants import fold_constants
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.nodes import Plan
+from dl2sql.compiler.oracle import evaluate_on_oracle
 from dl2sql.ra.lower import lower_rules, relation_layout
 from dl2sql.ra.nodes import Block, RelationLayout
 from dl2sql.sqlgen.dialects import DIALECTS
@@ -233,6 +236,30 @@ def plan(p: CompiledProgram) -> CompiledProgram:
                                                   p.layouts, bags))
 
 
+def constants(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:
+    """Where the engine's loop policy says so, each recursive stratum that reads no input
+    evaluated once, on the oracle, and loaded instead of its loop."""
+    if policy.constant_rows <= 0:
+        return planned
+    # the oracle evaluates by its own policy, which must not fold what it is asked for
+    oracle = dataclasses.replace(ENGINES[ORACLE].loops, constant_rows=0)
+
+    def evaluate(part: Plan, relations: tuple[str, ...], limit: int):
+        lowered = run_engine_passes(p, ORACLE, oracle, part)["sql"]
+        return evaluate_on_oracle(lowered, relations, limit, p.type_env, p.functions)
+
+    return fold_constants(planned, constants_program(p), policy.constant_rows, evaluate)
+
+
+def constants_program(p: CompiledProgram) -> ConstantProgram:
+    """What finding constants reads of ``p``: its extern functions bound at run time are
+    those outside ``ddlog_std`` (the user's, and library functions a callable of the
+    same qualified name replaces, :func:`dl2sql.api.evaluate.bind_externs`)."""
+    externs = frozenset(sym.name for syms in p.symbols.functions.values() for sym in syms
+                        if sym.decl.extern and not sym.builtin)
+    return ConstantProgram(p.relations, p.rules, p.strata, p.functions, externs, p.layouts)
+
+
 def loops(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:
     """Each recursive stratum as the engine's loop policy evaluates it."""
     return plan_loops(planned, LoopProgram(p.strata, p.blocks, p.layouts, p.closures,
@@ -271,16 +298,18 @@ PASSES: tuple[Pass, ...] = (
 
 # Then, once per engine, these, each from the plan the one before made.
 ENGINE_PASSES: tuple[Pass, ...] = (
+    Pass("constants", constants),
     Pass("loops", loops),
     Pass("sql", sql),
 )
 
 
-def run_engine_passes(p: CompiledProgram, engine: str,
-                      policy: Optional[LoopPolicy] = None) -> dict[str, Plan]:
-    """The plan after each engine pass for ``engine``, by pass name."""
+def run_engine_passes(p: CompiledProgram, engine: str, policy: Optional[LoopPolicy] = None,
+                      planned: Optional[Plan] = None) -> dict[str, Plan]:
+    """The plan after each engine pass for ``engine``, by pass name, from ``planned``
+    (a plan before the engine passes; the program's by default)."""
     policy = ENGINES[engine].loops if policy is None else policy
-    planned, stages = p.plan, {}
+    planned, stages = p.plan if planned is None else planned, {}
     for step in ENGINE_PASSES:
         planned = stages[step.name] = step.run(p, planned, engine, policy)
     return stages

@@ -11,8 +11,8 @@ import time
 from typing import Optional, Protocol
 
 from dl2sql.diagnostics import RuntimeFailure
-from dl2sql.plan.nodes import (Append, Choose, Loop, Materialize, Plan, Rename, Stmt, Table,
-                               Transform)
+from dl2sql.plan.nodes import (Append, Choose, Load, Loop, Materialize, Plan, Rename, Stmt,
+                               Table, Transform)
 
 
 class Progress(Protocol):
@@ -39,7 +39,9 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     the graph long and thin. A runner with ``looping(loop)`` runs each loop inside that
     context manager (the Spark runner applies its co-partitioning settings once per
     loop there). A :class:`Transform` runs ``transforms[name](statement, runner)``
-    (the API binds user transformers, :mod:`dl2sql.api.transformers`).
+    (the API binds user transformers, :mod:`dl2sql.api.transformers`). A :class:`Load`
+    loads its rows (a constant of the program), or raises the failure that computing
+    them met.
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())
@@ -73,6 +75,10 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
         elif isinstance(stmt, Choose):
             _run_block(stmt.doubling if _wants_doubling(stmt, runner) else stmt.linear,
                        runner, progress, counts)
+        elif isinstance(stmt, Load):
+            if stmt.failure:
+                raise RuntimeFailure(stmt.failure)
+            runner.load(stmt.target, list(stmt.rows))
         elif isinstance(stmt, Transform):
             run = (transforms or {}).get(stmt.transformer)
             if run is None:

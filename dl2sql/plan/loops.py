@@ -33,9 +33,9 @@ from typing import Optional
 
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name
-from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Fixpoint, Loop,
-                               Materialize, Plan, Rename, Rows, Scan, Subtract, Table, Union,
-                               RecursiveUnion)
+from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Fixpoint, Load,
+                               Loop, Materialize, Plan, Rename, Rows, Scan, Subtract, Table,
+                               Union, RecursiveUnion)
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
 from dl2sql.types.model import TSigned, TypeEnv
@@ -57,7 +57,10 @@ class LoopPolicy:
     rows on them. ``steps_per_check`` bodies run per termination test while every delta
     counted so far is below ``fuse_below_rows`` rows; loops whose tables are kept
     partitioned run one (a step there is one job already) unless ``fuse_partitioned``.
-    ``closure_by_doubling``: transitive closures may be evaluated by doubling."""
+    ``closure_by_doubling``: transitive closures may be evaluated by doubling.
+    ``constant_rows``: a recursive stratum that reads no input (a constant of the
+    program, :mod:`dl2sql.plan.constants`) of at most this many rows is evaluated once
+    on the oracle when the plan is made, and loaded as a table (0: never)."""
 
     recursive_union: bool = False
     partitioned: bool = False
@@ -65,6 +68,7 @@ class LoopPolicy:
     fuse_below_rows: float = float("inf")
     fuse_partitioned: bool = False
     closure_by_doubling: bool = False
+    constant_rows: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ def _table(t: Table, keys: dict) -> Table:
 
 
 def _keyed(s, keys: dict):
-    if isinstance(s, Materialize):
+    if isinstance(s, (Materialize, Load)):
         return dataclasses.replace(s, target=_table(s.target, keys))
     return s
 

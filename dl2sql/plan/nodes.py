@@ -224,7 +224,21 @@ class Transform:
     origin: str
 
 
-Stmt = typing.Union[Materialize, Append, Rename, Patch, Loop, Choose, Fixpoint, Transform]
+@dataclass(frozen=True)
+class Load:
+    """``target := rows``: a relation that is a constant of the program, its rows
+    (normalised, see :mod:`dl2sql.runner.base`) computed once when the plan was made
+    (:mod:`dl2sql.plan.constants`). With ``failure`` that computation failed: running
+    the statement raises it, where the relation's loop would have failed."""
+
+    target: Table
+    rows: tuple = ()
+    failure: str = ""
+    comment: str = ""
+
+
+Stmt = typing.Union[Materialize, Append, Rename, Patch, Loop, Choose, Fixpoint, Transform,
+                    Load]
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import dataclasses
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Loop,
+from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Load, Loop,
                                Materialize, Plan, RecursiveUnion, Rename, Rows, Scan,
                                Subtract, Table, Transform, Union)
 from dl2sql.plan.build import table_name
@@ -59,6 +59,8 @@ class Lowering:
                 s, probe=self.table(s.probe), probe_query=self.query(s.probe_query),
                 doubling=tuple(self.statement(x) for x in s.doubling),
                 linear=tuple(self.statement(x) for x in s.linear))
+        if isinstance(s, Load):
+            return dataclasses.replace(s, target=self.table(s.target))
         if isinstance(s, Transform):
             return dataclasses.replace(s, inputs=tuple(self.table(t) for t in s.inputs),
                                        outputs=tuple(self.table(t) for t in s.outputs))
