@@ -134,13 +134,14 @@ def test_many_new_heads_are_extended_edge_by_edge(program, engine):
 
 def test_spark_counts_only_what_decides(program, spark):
     """On Spark a count is a job: an update counts the tables whose size decides what
-    runs next (here the new heads, the search's steps, the removed edges not found
-    again), and leaves the rest for the jobs that read them."""
+    runs next (here the input's changes, the new heads, the search's steps, the removed
+    edges not found again), and leaves the rest for the jobs that read them."""
     cycle = [(i, i + 1) for i in range(10)] + [(10, 0)]
     live = program.maintain(spark=spark, inputs={"Edge": cycle})
     runner = live.runner
-    steps = [([(3, 7)], [], 1),  # every path exists already: only the heads are counted
-             ([], [(3, 7)], 4)]  # still a path: the search, and what it left
+    # every path exists already: the inserted rows and the new heads are counted
+    steps = [([(3, 7)], [], 2),
+             ([], [(3, 7)], 5)]  # still a path: the removed rows, the search, what it left
     for inserted, deleted, most in steps:
         before = runner.actions
         live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})

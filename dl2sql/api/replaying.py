@@ -49,7 +49,7 @@ class MaintainedEvaluation:
         out = {rel: self.live.change_records(rel) for rel in self.program.output_relations()
                if rel not in streams and self.live.changed(rel)}
         out.update({rel: (self.live.records(rel), []) for rel in self.program.output_relations()
-                    if rel in streams and self.live.updater.sizes[rel]})
+                    if rel in streams and self.live.updater.size(rel)})
         return out
 
 

@@ -114,7 +114,7 @@ def save(maintained, directory: str) -> str:
             # Hadoop hides files whose names start with `_` (helper relations' do)
             name = f"relation.{file_stem(rel)}.parquet"
             store.write_table(runner, table, place(name))
-            relations[rel] = {"file": name, "rows": maintained.updater.sizes[rel],
+            relations[rel] = {"file": name, "rows": maintained.updater.size(rel),
                               "columns": [[n, str(t)] for n, t in
                                           compiled.layouts[rel].columns]}
         for table, rel in bags.plan.history() if bags is not None else ():

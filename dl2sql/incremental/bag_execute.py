@@ -64,7 +64,7 @@ class BagUpdates:
         """Whether input stratum ``s`` must run though no change was given for it: an
         input stream holding rows, which the transaction empties."""
         rel = s.relations[0]
-        return rel in self.plan.stream_inputs and self.u.sizes.get(rel, 0) > 0
+        return rel in self.plan.stream_inputs and self.u.size(rel) > 0
 
     def run(self, stmt) -> bool:
         """Run ``stmt`` if it is a bag statement; whether it was one."""

@@ -171,6 +171,15 @@ class Updater:
                               for name in self.rows if name not in self.state])
         self.rows = {}
 
+    def size(self, rel: str) -> int:
+        """The rows of relation ``rel`` now: known from the changes counted, else counted
+        (where counting costs, a transaction counts only what decides; a decision that
+        needs the size of a relation whose changes were not counted counts it then)."""
+        n = self.sizes.get(rel)
+        if n is None:
+            n = self.sizes[rel] = self.runner.size(self.plan.relations[rel])
+        return n
+
     def changed(self, rel: str) -> bool:
         """Whether the last transaction changed relation ``rel``."""
         return any(table_name(rel, v) not in self.empty for v in ("plus", "minus"))
@@ -213,7 +222,9 @@ class Updater:
         for rel in s.relations:
             plus = self.rows.get(table_name(rel, "plus"), 0)
             minus = self.rows.get(table_name(rel, "minus"), 0)
-            if plus is not None and minus is not None:  # else the size stays an estimate
+            if plus is None or minus is None:  # counted again when a decision needs it
+                self.sizes[rel] = None
+            elif self.sizes.get(rel) is not None:
                 self.sizes[rel] += plus - minus
             if plus:
                 outcome.added[rel] = plus
@@ -227,11 +238,13 @@ class Updater:
     def _large(self, s: StratumUpdate) -> bool:
         """Whether the stratum's inputs changed by more than the share that makes
         recomputing it cheaper."""
-        base = sum(self.sizes.get(r, 0) for r in s.reads)
         change = sum(self.rows.get(table_name(r, v)) or 0 for r in s.reads
                      for v in ("plus", "minus"))
         share = self.choice.recompute_share
-        return share is not None and base > 0 and change > share * base
+        if share is None or not change:
+            return False
+        base = sum(self.size(r) for r in s.reads)
+        return base > 0 and change > share * base
 
     def _deletes(self, s: StratumUpdate) -> bool:
         """Whether DRed would over-delete: a relation the stratum reads lost rows, or
@@ -249,7 +262,7 @@ class Updater:
         for rel in s.relations:
             full, old = self.plan.relations[rel], self.plan.tables[table_name(rel, "old")]
             self.runner.rename(old, full)
-            self.rows[old.name] = self.sizes[rel]
+            self.rows[old.name] = self.size(rel)
             self.empty.discard(old.name)
         run_statements(s.recompute, self.runner, self.progress, self.transforms)
         for t in written(s.recompute):  # the loop's tables, dropped with the others
@@ -283,7 +296,7 @@ class Updater:
                 rows = 1
                 for t in stmt.tables:
                     rows *= self.rows.get(t.name) or 0
-                if share is not None and rows > share * max(1, self.sizes[stmt.relation]):
+                if share is not None and rows > share * max(1, self.size(stmt.relation)):
                     raise _GiveUp(stmt.why)
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
@@ -375,7 +388,7 @@ class Updater:
         share = self.choice.overdelete_share
         if share is not None:
             deleted = sum(self.rows.get(t) or 0 for _, t in over.deleted)
-            if deleted > share * sum(self.sizes[r] for r, _ in over.deleted):
+            if deleted > share * sum(self.size(r) for r, _ in over.deleted):
                 return True
         limit, past = self.choice.overdelete_time_share, self._past.recompute_seconds
         return (limit is not None and past is not None
@@ -385,7 +398,7 @@ class Updater:
 def decisive_tables(plan: UpdatePlan) -> set[str]:
     """The tables of an update plan whose number of rows decides what runs next: the
     new rows of loops, the tables of ``Enough``, ``BySize`` and ``Refuse``, a
-    closure's removed edges not found again, and the changes of input streams."""
+    closure's removed edges not found again, and the changes of input relations."""
     out: set[str] = set()
     renames: list[Rename] = []
 
@@ -411,8 +424,10 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
         visit(s.statements)
         if s.lossless is not None:
             out.add(s.lossless.name)
-    # an input stream's size says whether the next transaction must empty it
-    for rel in plan.bags.stream_inputs if plan.bags is not None else ():
+    # the changes of the input relations: which strata run at all, and whether a
+    # transaction is large against what it changes (an input stream's size also says
+    # whether the next transaction must empty it)
+    for rel in plan.changes:
         out.update(table_name(rel, v) for v in ("plus", "minus"))
     # a table renamed into a decisive one is counted where it is made
     grew = True

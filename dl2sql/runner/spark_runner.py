@@ -102,6 +102,8 @@ class SparkRunner:
             pass
         self.tables: dict[str, Any] = {}
         self.sizes: dict[str, Optional[int]] = {}  # row counts, where known
+        # sizes before a lazy patch, where the count is not known: they choose joins
+        self._estimates: dict[str, Optional[int]] = {}
         if count_mode == "auto":
             count_mode = "count" if is_connect(spark) else "observe"
         self.count_mode = count_mode
@@ -176,6 +178,8 @@ class SparkRunner:
             if self._views.get(name) is df and owners.get(name) is self:
                 continue  # the view shows this table still (no other runner replaced it)
             size = self.sizes.get(name)
+            if size is None:
+                size = self._estimates.get(name)
             nbytes = None if size is None else size * self._widths[name]
             view = df
             if nbytes is not None and nbytes <= self.broadcast_bytes:
@@ -405,9 +409,9 @@ class SparkRunner:
             query = exp.union(query, select_all(plus.name), distinct=False)
         # lazily (no action now): the next query that reads the relation computes it;
         # its size before stays as the estimate that chooses its joins
-        before = self.sizes.get(target.name)
+        before = self.sizes.get(target.name, self._estimates.get(target.name))
         self.materialize(target, query, False)
-        self.sizes[target.name] = before
+        self._estimates[target.name] = before
 
     @contextlib.contextmanager
     def transaction(self):
