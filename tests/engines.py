@@ -26,3 +26,18 @@ def maintain_on(program, engine, inputs: dict, **options):
     if engine.dialect == "spark":
         return program.maintain(spark=engine.spark, inputs=inputs, **options)
     return program.maintain(engine="duckdb", con=engine.con, inputs=inputs, **options)
+
+
+def costly_counts_duckdb():
+    """A DuckDB runner that counts a table only when asked to, as Spark does (a count
+    is an action there): incremental updates then count only the tables whose size
+    decides something, which the DuckDB tests exercise through it."""
+    from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+    class CostlyCounts(DuckDBRunner):
+        counting_costs = True
+
+        def materialize(self, table, query, count):
+            n = super().materialize(table, query, count)
+            return n if count else None
+    return CostlyCounts()

@@ -261,8 +261,9 @@ class Updater:
     def _recompute(self, s: StratumUpdate) -> None:
         for rel in s.relations:
             full, old = self.plan.relations[rel], self.plan.tables[table_name(rel, "old")]
+            rows = self.size(rel)  # before the rename: it may count the stored table
             self.runner.rename(old, full)
-            self.rows[old.name] = self.size(rel)
+            self.rows[old.name] = rows
             self.empty.discard(old.name)
         run_statements(s.recompute, self.runner, self.progress, self.transforms)
         for t in written(s.recompute):  # the loop's tables, dropped with the others
