@@ -163,10 +163,12 @@ class DuckDBRunner:
         if minus is not None:
             def col(alias: str, c: str) -> exp.Column:
                 return exp.column(c, table=alias, quoted=True)
-            same = exp.and_(*[exp.EQ(this=col(target.name, c.name), expression=col("m", c.name))
+            # an alias no table has (DuckDB's names ignore case: `m` would be relation M)
+            alias = "dl2sql$minus"
+            same = exp.and_(*[exp.EQ(this=col(target.name, c.name), expression=col(alias, c.name))
                               for c in target.columns])
             self.con.execute(self.sql(exp.Delete(this=table_ref(target.name),
-                                                 using=[table_ref(minus.name, "m")],
+                                                 using=[table_ref(minus.name, alias)],
                                                  where=exp.Where(this=same))))
         if plus is not None:
             self.append(target, plus)
