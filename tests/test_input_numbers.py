@@ -21,7 +21,8 @@ Next(x + 1) :- R(x, _, _), x < 18446744073709551615.
 """
 
 WIDE = [
-    {"x": 2**64 - 1, "y": -2**63, "z": 10**38 - 1},  # the extremes DECIMAL(38,0) holds
+    {"x": 2**64 - 1, "y": -2**63, "z": 2**128 - 1},  # the extremes of the types
+    {"x": 1, "y": 1, "z": 10**38 - 1},  # the smallest bit<128> stored as a huge pair
     {"x": 2**53 + 1, "y": 2**53 + 1, "z": 2**100 + 1},  # beyond a double's precision
     {"x": 0, "y": 2**63 - 1, "z": 0},
 ]
@@ -45,13 +46,13 @@ def _rows(frame) -> list:
 def test_wide_integers_keep_every_digit(program, engine, tmp_path):
     out = _run(program, engine, {"R": _write(tmp_path, [json.dumps(r) for r in WIDE])})
     assert _rows(out["O"]) == sorted((r["x"], r["y"], r["z"]) for r in WIDE)
-    assert _rows(out["Next"]) == [(1,), (2**53 + 2,)]
+    assert _rows(out["Next"]) == [(1,), (2,), (2**53 + 2,)]
 
 
 BAD = [  # the line, the column and its declared type are named, and the value shown
-    ('{"x": 1, "y": 1, "z": %d}' % 10**38,  # beyond DECIMAL(38,0)
-     f"input relation `R`, column `z` (bit<128>): `{10**38}` is out of range "
-     f"(0 to {10**38 - 1})"),
+    ('{"x": 1, "y": 1, "z": %d}' % 2**128,  # beyond bit<128>
+     f"input relation `R`, column `z` (bit<128>): `{2**128}` is out of range "
+     f"(0 to {2**128 - 1})"),
     ('{"x": 1, "y": "abc", "z": 1}',  # text in a number column
      'input relation `R`, column `y` (signed<64>): `"abc"` is not an integer'),
 ]
@@ -67,9 +68,9 @@ def test_values_that_do_not_fit_are_input_errors(program, engine, tmp_path, line
 
 def test_csv_keeps_wide_integers_and_rejects_text(program, engine, tmp_path):
     good = tmp_path / "R.csv"
-    good.write_text(f"x,y,z\n{2**64 - 1},{2**53 + 1},{10**38 - 1}\n")
+    good.write_text(f"x,y,z\n{2**64 - 1},{2**53 + 1},{2**128 - 1}\n1,2, 007 \n")
     assert _rows(_run(program, engine, {"R": str(good)})["O"]) == [
-        (2**64 - 1, 2**53 + 1, 10**38 - 1)]
+        (1, 2, 7), (2**64 - 1, 2**53 + 1, 2**128 - 1)]
     bad = tmp_path / "bad.csv"
     bad.write_text("x,y,z\n1,abc,1\n")
     with pytest.raises(InputError) as info:
