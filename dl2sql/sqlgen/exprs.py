@@ -259,8 +259,6 @@ class ExprCompiler(WideArith, CallCompiler):
         src, dst = e.expr.type, e.type
         if guarded(e):
             return self.wide_guarded(e)
-        if is_wide(dst) and isinstance(src, (TFloat, TDouble)):
-            return self.udf_expr(e)  # Rust truncates toward zero, SQL rounds
         if is_wide(dst):  # from an integer of at most 64 bits: always small
             return sql_wide.of_decimal(self.compile(e.expr))
         inner = self.compile(e.expr)
