@@ -14,3 +14,11 @@ def test_benchmark_variants_agree_spark(spark, capsys):
     assert run.main(["--quick", "--runs", "1", "--only", "tc_chain200,sg"]) == 0
     out = capsys.readouterr().out
     assert "hand-tuned PySpark" in out and "all row counts agree" in out
+
+
+def test_wide_ints_benchmark_runs_duckdb(capsys):
+    from benchmarks import wide_ints
+
+    assert wide_ints.main(["--no-spark", "--runs", "1", "--layers", "4", "--width", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "bigint DuckDB" in out and "u64 DuckDB" in out

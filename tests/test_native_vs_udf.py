@@ -24,6 +24,11 @@ CASES = {
     "str_int": ("string", "to_string(b)"),
     "str_bool": ("string", "to_string(a > 3)"),
     "interp": ("string", "\"<${a}|${b}|${s}>\""),
+    # bigint pairs (docs/sql-mapping.md, "Wide integers"): b cubed is huge for b = MIN
+    "str_big": ("string", "to_string((b as bigint) * (b as bigint) * (b as bigint))"),
+    "interp_big": ("string", "\"${-(b as bigint) * (b as bigint)}\""),
+    "max_big": ("bigint", "max((b as bigint) * (b as bigint), (a as bigint))"),
+    "min_big": ("bigint", "min(-(b as bigint) * (b as bigint) * (b as bigint), 5)"),
     # closures over collections: SQL higher-order functions
     "vmap": ("Vec<u32>", "[a, 1, a % 7].map(|x| x / 2 + 1)"),
     "vfilter": ("Vec<u32>", "[a, 1, a % 7].filter(|x| x > 2)"),

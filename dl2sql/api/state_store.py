@@ -133,7 +133,8 @@ class HadoopStore:
     def write_table(runner, table, url: str) -> None:
         """Write a relation's table as a Parquet directory of part files at ``url``,
         written by the executors."""
-        runner.dataframe(table).write.mode("overwrite").parquet(url)
+        # in output form, as the local store's files (what the input readers take)
+        engine_of(runner).frame(runner, table).write.mode("overwrite").parquet(url)
 
     def _versions(self) -> list[tuple[int, str, bool]]:
         """(number, name, committed) of every version folder."""

@@ -13,7 +13,10 @@ from dl2sql.plan.nodes import Table
 from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.sqlgen.canonical import input_failure, input_projection
 from dl2sql.sqlgen.dialects import DUCKDB
+from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.text_columns import csv_projection
+from dl2sql.sqlgen.types import sql_type
+from dl2sql.types.wide_ints import is_wide
 from dl2sql.sqlgen.trees import select_all
 
 
@@ -83,9 +86,11 @@ def _kind(t: str) -> str:
     return t
 
 
-def _fits(found: str, expected: str) -> bool:
+def _fits(found: str, expected: str, wide: bool = False) -> bool:
+    """Whether a column of DuckDB type ``found`` may be cast to ``expected``; a wide
+    integer (read from its text) may come as any integer too."""
     f, e = _kind(found), _kind(expected)
-    return f == e or (e == "double" and f == "float")
+    return f == e or (e == "double" and f == "float") or (wide and f == "integer")
 
 
 class DuckDBInput:
@@ -119,9 +124,10 @@ class DuckDBInput:
         if path.endswith((".json", ".jsonl")):
             # JSON numbers have no type: DuckDB would guess DOUBLE for one beyond HUGEINT
             # (losing digits of a bit<128>). The guess only served to check the column
-            # names; the values are read again as the declared types.
+            # names; the values are read again as the declared types (a wide integer as
+            # its text, every digit).
             rel = _relation(con, self.relation, self.source,
-                            {c.name: c.type.sql(dialect="duckdb") for c in table.columns})
+                            {c: t.sql(dialect="duckdb") for c, t in self._external().items()})
         canonical = exp.select(*input_projection(self.relation, self.columns, self.env,
                                                  DUCKDB)).from_(typed.subquery("typed"))
         if not self.keep_duplicates:
@@ -139,6 +145,11 @@ class DuckDBInput:
                              f"declared column types: {first_line(e)}") from None
         finally:
             con.unregister(view)
+
+    def _external(self) -> dict:
+        """Column name -> the SQL type files and frames hold it in (wide integers as
+        text, :func:`dl2sql.sqlgen.types.sql_type`)."""
+        return {name: sql_type(t, self.env, external=True) for name, t in self.columns}
 
     def _located(self) -> str | None:
         """The source file's first problem with its line (local files)."""
@@ -160,12 +171,16 @@ class DuckDBInput:
         """The columns cast to their SQL types where that loses nothing."""
         from_json = path.endswith((".json", ".jsonl"))
         casts = []
-        declared = {name: str(t) for name, t in self.columns}
+        declared = dict(self.columns)
+        external = self._external()
         located = functools.cache(self._located)  # scans the file: at most once
         for c in table.columns:
-            expected = c.type.sql(dialect="duckdb")
-            kind = (f"`{declared[c.name]}`, stored as {expected}" if c.name in declared
-                    else expected)
+            to = external.get(c.name, c.type)
+            expected = to.sql(dialect="duckdb")
+            wide = c.name in declared and is_wide(declared[c.name])
+            kind = (f"`{declared[c.name]}`, " + ("an integer or its decimal text" if wide
+                                                 else f"stored as {expected}")
+                    if c.name in declared else expected)
             if c.name not in found:  # the file's own first problem, located, if a file
                 raise InputError(located() or (
                     f"input relation `{self.relation}`: column `{c.name}` ({kind}) is "
@@ -175,10 +190,10 @@ class DuckDBInput:
                 # as true and `"12"` as 12, which Spark (and JSON) do not
                 if located():
                     raise InputError(located())
-            if not from_json and not _fits(found[c.name], expected):
+            if not from_json and not _fits(found[c.name], expected, wide):
                 raise InputError(f"input relation `{self.relation}`: column `{c.name}` has "
                                  f"type {found[c.name]}, expected {kind}")
-            casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=c.type),
+            casts.append(exp.alias_(exp.Cast(this=exp.column(c.name, quoted=True), to=to),
                                     c.name, quoted=True))
         extra = sorted(set(found) - {c.name for c in table.columns})
         if extra:
@@ -196,11 +211,21 @@ def write_table(runner, table: Table, path: str, fmt: str) -> None:
     params = [exp.CopyParameter(this=exp.var("FORMAT"), expression=exp.var(form))]
     if header:
         params.append(exp.CopyParameter(this=exp.var("HEADER")))
-    copy = exp.Copy(this=exp.Subquery(this=select_all(table.name)), kind=False,
+    copy = exp.Copy(this=exp.Subquery(this=_output_query(table)), kind=False,
                     files=[exp.Literal.string(path)], params=params)
     runner.con.execute(copy.sql(dialect="duckdb"))
 
 
+def _output_query(table: Table) -> exp.Select:
+    """``table``'s rows in output form (:mod:`dl2sql.sqlgen.output_form`)."""
+    projection = output_projection(table.columns, DUCKDB)
+    if projection is None:
+        return select_all(table.name)
+    return exp.select(*projection).from_(exp.to_identifier(table.name, quoted=True))
+
+
 def result_frame(runner, table: Table):
-    """The DuckDB relation of ``table`` (``.df()`` gives pandas)."""
-    return runner.con.table(table.name)
+    """The DuckDB relation of ``table`` in output form (``.df()`` gives pandas)."""
+    if output_projection(table.columns, DUCKDB) is None:
+        return runner.con.table(table.name)
+    return runner.con.sql(_output_query(table).sql(dialect="duckdb"))

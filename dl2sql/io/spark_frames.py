@@ -9,6 +9,7 @@ through the driver.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -16,13 +17,18 @@ from pathlib import Path
 from dl2sql.diagnostics import InputError, first_line, root_cause
 from dl2sql.io.duckdb_frames import is_pandas_frame
 from dl2sql.io.text_scan import file_problem, header_problem
-from dl2sql.plan.nodes import Table
+from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.runner.spark_types import schema_ddl
 from dl2sql.sqlgen.canonical import input_failure
 from dl2sql.sqlgen.canonical import input_projection
 from dl2sql.sqlgen.dialects import SPARK
+from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.text_columns import csv_projection
+from dl2sql.sqlgen.types import sql_type
+from dl2sql.types.model import GROUP, MAP, SET_KINDS, VEC, TNamed, TTuple, unwrapped
+from dl2sql.types.storage import is_recursive, struct_slots
+from dl2sql.types.wide_ints import is_wide
 
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
 
@@ -32,9 +38,30 @@ def expected_schema(spark, table: Table):
     return spark.createDataFrame([], schema=schema_ddl(table)).schema
 
 
-def _widens(found, expected) -> bool:
-    """Whether values of Spark type ``found`` fit ``expected`` exactly (after a cast)."""
+def _inner(t, env) -> list:
+    """The DDlog types of the parts of SQL values of ``t``: an array's element, a
+    struct's fields in order (empty when ``t`` is unknown or has none)."""
+    t = unwrapped(t) if t is not None else None
+    if t is None or is_recursive(t, env):
+        return []
+    if isinstance(t, TNamed) and (t.name == VEC or t.name in SET_KINDS):
+        return [t.args[0]]
+    if isinstance(t, TNamed) and t.name == MAP:
+        return [TTuple((t.args[0], t.args[1]))]
+    if isinstance(t, TNamed) and t.name == GROUP:
+        return [t.args[0], TNamed(VEC, (t.args[1],))]
+    return [x.type for x in struct_slots(t, env) or ()]
+
+
+def _widens(found, expected, t=None, env=None) -> bool:
+    """Whether values of Spark type ``found`` fit ``expected`` exactly (after a cast);
+    ``t`` is their DDlog type where known: a wide integer, read from its text, may
+    come as any integer too."""
     f, e = type(found).__name__, type(expected).__name__
+    if t is not None and is_wide(t):
+        return f in _INTEGRAL or f == "StringType" or (
+            f == "DecimalType" and found.scale == 0)
+    parts = _inner(t, env)
     if f == e and f not in ("StructType", "ArrayType", "DecimalType"):
         return True
     if e == "LongType":
@@ -46,11 +73,13 @@ def _widens(found, expected) -> bool:
     if e == "DoubleType":
         return f in ("FloatType", "DoubleType")
     if e == "ArrayType" and f == "ArrayType":
-        return _widens(found.elementType, expected.elementType)
+        return _widens(found.elementType, expected.elementType, *(parts[:1] or [None]), env)
     if e == "StructType" and f == "StructType":
         names = [x.name for x in found.fields]
+        types = parts if len(parts) == len(expected.fields) else [None] * len(expected.fields)
         return names == [x.name for x in expected.fields] and all(
-            _widens(a.dataType, b.dataType) for a, b in zip(found.fields, expected.fields))
+            _widens(a.dataType, b.dataType, u, env)
+            for a, b, u in zip(found.fields, expected.fields, types))
     return False
 
 
@@ -66,9 +95,10 @@ def _nullable(t):
     return t
 
 
-def conform(relation: str, df, expected, declared: dict | None = None):
+def conform(relation: str, df, expected, declared: dict | None = None, env=None):
     """``df`` with exactly the expected columns, cast where lossless; raises
-    InputError naming what does not fit, with each column's ``declared`` DDlog type."""
+    InputError naming what does not fit, with each column's ``declared`` DDlog type
+    (in type environment ``env``)."""
     from pyspark.sql.functions import col  # deferred: PySpark loads only when Spark runs
 
     declared = declared or {}
@@ -76,13 +106,15 @@ def conform(relation: str, df, expected, declared: dict | None = None):
     columns = []
     for field in expected.fields:
         sql = field.dataType.simpleString()
-        kind = f"`{declared[field.name]}`, stored as {sql}" if field.name in declared else sql
+        t = declared.get(field.name)
+        kind = sql if t is None else f"`{t}`, an integer or its decimal text" if is_wide(t) \
+            else f"`{t}`, stored as {sql}"
         if field.name not in found:
             raise InputError(
                 f"input relation `{relation}`: column `{field.name}` ({kind}) is missing "
                 f"(found columns: {', '.join(found) or 'none'})")
         have = found[field.name]
-        if not _widens(have, field.dataType):
+        if not _widens(have, field.dataType, t, env):
             raise InputError(
                 f"input relation `{relation}`: column `{field.name}` has type "
                 f"{have.simpleString()}, expected {kind}")
@@ -111,7 +143,9 @@ class SparkInput:
         """The source as a DataFrame with the table's schema, its values in canonical
         form (:mod:`dl2sql.sqlgen.canonical`; a value with none fails the first job
         that reads it)."""
-        expected = expected_schema(spark, table)
+        # files and frames hold wide integers as text (or as integers)
+        expected = expected_schema(spark, dataclasses.replace(table, columns=tuple(
+            Column(name, sql_type(t, self.env, external=True)) for name, t in self.columns)))
         src = self.source
         if isinstance(src, str) and _is_csv(src):
             src = read_csv(spark, self.relation, src, self.columns, self.env)
@@ -123,8 +157,7 @@ class SparkInput:
         if not hasattr(src, "schema") or not hasattr(src, "select"):
             raise InputError(f"input relation `{self.relation}`: expected a DataFrame, a "
                              f"table name or a file path, found {type(src).__name__}")
-        conformed = conform(self.relation, src, expected,
-                            {name: str(t) for name, t in self.columns})
+        conformed = conform(self.relation, src, expected, dict(self.columns), self.env)
         projection = input_projection(self.relation, self.columns, self.env, SPARK)
         return conformed.selectExpr(*[e.sql(dialect="spark") for e in projection])
 
@@ -215,7 +248,7 @@ def read_csv(spark, relation: str, path: str, columns, env):
 def write_table(runner, table: Table, path: str, fmt: str) -> None:
     """Write ``table`` as one ``fmt`` file at ``path`` (csv with a header, json lines,
     parquet)."""
-    df = runner.dataframe(table).coalesce(1)
+    df = output_frame(runner, table).coalesce(1)
     parts = path + ".parts"
     writer = df.write.mode("overwrite")
     if fmt == "csv":
@@ -234,6 +267,16 @@ def write_table(runner, table: Table, path: str, fmt: str) -> None:
     shutil.rmtree(parts, ignore_errors=True)
 
 
+def output_frame(runner, table: Table):
+    """The Spark DataFrame of ``table`` in output form
+    (:mod:`dl2sql.sqlgen.output_form`)."""
+    df = runner.dataframe(table)
+    projection = output_projection(table.columns, SPARK)
+    if projection is None:
+        return df
+    return df.selectExpr(*[e.sql(dialect="spark") for e in projection])
+
+
 def result_frame(runner, table: Table):
-    """The Spark DataFrame of ``table``."""
-    return runner.dataframe(table)
+    """The Spark DataFrame of ``table`` (in output form)."""
+    return output_frame(runner, table)

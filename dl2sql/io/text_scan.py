@@ -15,11 +15,13 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from typing import Optional
 
 from dl2sql.diagnostics import suggest
 from dl2sql.types import text_values as tv
 from dl2sql.types.model import TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString, Type
+from dl2sql.types.wide_ints import is_wide
 
 
 def header_problem(path: str, relation: str, header: list[str],
@@ -117,10 +119,12 @@ def _json_scalar_problem(t: Type, value) -> Optional[str]:
     if isinstance(t, TBool):
         return None if isinstance(value, bool) else f"`{shown}` is not true or false"
     if isinstance(t, (TBit, TSigned, TBigInt)):
+        if is_wide(t) and isinstance(value, str) and re.fullmatch(tv.INTEGER, value):
+            value = int(value)  # wide integers are read from their text too
         if isinstance(value, bool) or not isinstance(value, int):
             return f"`{shown}` is not an integer"
-        low, high = tv.integer_range(t)
-        return None if low <= value <= high else f"`{shown}` is out of range ({low} to {high})"
+        wrong = tv.out_of_range(t, value)
+        return f"`{shown}` {wrong}" if wrong else None
     if isinstance(t, (TFloat, TDouble)):
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         return None if number else f"`{shown}` is not a number"

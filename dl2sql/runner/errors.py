@@ -21,8 +21,8 @@ _KNOWN_FAILURES = (
     (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
      "division by zero"),
     (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
-     "integer overflow: a result does not fit in DECIMAL(38,0), the storage of bigint "
-     "and of 64- and 128-bit integers (38 decimal digits)"),
+     "integer overflow: a result does not fit in the engine's DECIMAL(38,0), where dl2sql "
+     "computes bit<64> (wider integers and bigint leave it before they would overflow)"),
     # a local checkpoint's blocks died with their executor
     (("Checkpoint block", "checkpointed this partition is no longer alive"),
      "an executor was lost, and with it tables that dl2sql kept in local checkpoints; "

@@ -10,6 +10,7 @@ from dl2sql.types.model import (GROUP, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt
                                 TypeEnv)
 from dl2sql.runtime.defaults import default_value
 from dl2sql.types.storage import extern_storage, is_recursive, struct_slots
+from dl2sql.types import wide_ints
 from dl2sql.runtime.values import GroupValue, Record
 from dl2sql.runtime.encoded import decode, encode
 
@@ -21,6 +22,8 @@ def to_sql(t: Type, v, env: TypeEnv):
     """The normalised SQL form of value ``v`` of type ``t``."""
     if isinstance(t, TNamed) and is_recursive(t, env):
         return encode(v, env)
+    if wide_ints.is_wide(t):
+        return wide_ints.encode(v)
     if isinstance(t, (TBool, TString, TBit, TSigned, TBigInt)):
         return v
     if isinstance(t, (TFloat, TDouble)):
@@ -65,6 +68,8 @@ def from_sql(t: Type, v, env: TypeEnv):
         return decode(v)
     if isinstance(t, (TBool, TString)):
         return v
+    if wide_ints.is_wide(t):
+        return wide_ints.decode(*v)
     if isinstance(t, (TBit, TSigned, TBigInt)):
         return int(v)
     if isinstance(t, (TFloat, TDouble)):

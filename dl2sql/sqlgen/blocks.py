@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 from typing import Callable
 
 from sqlglot import exp
@@ -13,6 +14,7 @@ from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
 from dl2sql.types.model import VEC, TNamed
 from dl2sql.types.storage import has_own_order
+from dl2sql.types.wide_ints import is_wide
 
 # a source's table: its name, or a query (a union of tables, see dl2sql.incremental)
 TableOf = Callable[[Source], "str | exp.Expression"]
@@ -54,12 +56,99 @@ def _output(e: exp.Expression, name: str) -> exp.Expression:
     return exp.alias_(e, name, quoted=True)
 
 
+@dataclass
+class _Split:
+    """What the native half of a split SELECT learns for the other: the guards of each
+    output or condition (typed expression) compiled with some, and for an equality of
+    wide integers with guards on one side only, the other half's condition: the
+    interpreter computes that side only, so that a join stays a join on equal values."""
+
+    guards: dict = field(default_factory=dict)
+    halves: dict = field(default_factory=dict)
+    native: bool = True  # compiling the native half
+
+
 def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
                  ec: ExprCompiler) -> exp.Select:
-    """``SELECT DISTINCT <head columns> FROM <sources> WHERE <conditions>``."""
-    cols = [_output(ec.compile(o), name) for o, (name, _) in zip(block.outputs, layout.columns)]
+    """``SELECT DISTINCT <head columns> FROM <sources> WHERE <conditions>``.
+
+    On an engine that runs a query's every Python UDF on every row (Spark), wide
+    integer arithmetic is split (dl2sql.sqlgen.wide_arith): the SELECT computes it
+    natively on the rows where its guards hold, and a second SELECT over the same
+    sources, on the other rows only, has the interpreter compute every expression that
+    holds guarded arithmetic; the result is the union of both."""
+    if ec.guard_mode != "eager":
+        return _select(block, layout, table_of, ec)
+    ec.guard_mode, split = "split", _Split()
+    try:
+        native = _select(block, layout, table_of, ec, split)
+    finally:
+        ec.guard_mode = "eager"
+    if not split.guards:
+        return native
+    guards = [g for gs in split.guards.values() for g in gs]
+    split.native = False
+    others = _select(block, layout, table_of, ec, split,
+                     first=exp.Not(this=exp.and_(*[g.copy() for g in guards])))
+    native.set("where", exp.Where(this=exp.and_(
+        *([native.args["where"].this] if native.args.get("where") else []), *guards)))
+    for part in (native, others):
+        part.set("distinct", None)
+    both = exp.union(native, others, distinct=False)
+    return exp.Select(expressions=[exp.Star()]).distinct().from_(exp.Subquery(
+        this=both, alias=exp.TableAlias(this=exp.to_identifier("split", quoted=True))))
+
+
+def _equality(e: T.TBin, ec: ExprCompiler, split: _Split) -> exp.Expression:
+    """``e`` (``a == b`` of wide integers) compiled in the native half; where only one
+    side has guards, the other half's condition is recorded."""
+    start = len(ec.guards)
+    left = ec.compile(e.left)
+    middle = len(ec.guards)
+    right = ec.compile(e.right)
+    if (middle > start) != (len(ec.guards) > middle):
+        split.halves[e] = exp.EQ(this=left.copy(), expression=ec.udf_expr(e.right)) \
+            if middle == start else exp.EQ(this=ec.udf_expr(e.left), expression=right.copy())
+    return exp.EQ(this=left, expression=right)
+
+
+def _select(block: Block, layout: RelationLayout, table_of: TableOf, ec: ExprCompiler,
+            split: _Split | None = None, first: exp.Expression | None = None) -> exp.Select:
+    """The SELECT of :func:`block_select`, or one half of a split one: the native half
+    records in ``split`` the guards of what it compiles; the other computes those
+    expressions in the interpreter (conditions among them go to WHERE, after
+    ``first``)."""
+    def compile_(e):
+        if split is None:
+            return ec.compile(e)
+        if not split.native:
+            if e in split.halves:
+                return split.halves[e].copy()
+            return ec.udf_expr(e) if e in split.guards else ec.compile(e)
+        start = len(ec.guards)
+        if isinstance(e, T.TBin) and e.op == "==" and is_wide(e.left.type):
+            out = _equality(e, ec, split)
+        else:
+            out = ec.compile(e)
+        if len(ec.guards) > start:
+            split.guards[e] = ec.guards[start:]
+            del ec.guards[start:]
+        else:
+            split.halves.pop(e, None)
+        return out
+
+    def eagerly(e):  # subqueries and unnests: guards cannot join the WHERE
+        mode, ec.guard_mode = ec.guard_mode, "eager"
+        try:
+            return ec.compile(e)
+        finally:
+            ec.guard_mode = mode
+
+    late = set() if split is None or split.native else \
+        {e for e in split.guards if e not in split.halves}
+    cols = [_output(compile_(o), name) for o, (name, _) in zip(block.outputs, layout.columns)]
     sel = exp.Select(expressions=cols).distinct()
-    pending = list(block.conditions)
+    pending = [c for c in block.conditions if c not in late]
     seen: set[str] = set()
     for i, s in enumerate(block.sources):
         seen.add(s.alias)
@@ -70,19 +159,21 @@ def block_select(block: Block, layout: RelationLayout, table_of: TableOf,
         # a condition joins at the first source where all of its columns are in scope
         on = [c for c in pending if aliases_of(c) <= seen and s.alias in aliases_of(c)]
         pending = [c for c in pending if c not in on]
-        on_sql = conjunction([ec.compile(c) for c in on])
+        on_sql = conjunction([compile_(c) for c in on])
         sel = sel.join(t, on=on_sql) if on_sql is not None else sel.join(t, join_type="CROSS")
     if block.unnests and not block.sources:
         one = exp.Select(expressions=[exp.alias_(exp.Literal.number(1), "one")])
         sel = sel.from_(exp.Subquery(this=one, alias=exp.TableAlias(
             this=exp.to_identifier("_one"))))
     for un in block.unnests:
-        sel = ec.dialect.explode(sel, ec.compile(un.expr), un.alias)
-    conds = [ec.compile(c) for c in pending]
+        sel = ec.dialect.explode(sel, eagerly(un.expr), un.alias)
+    # the rows' filter first: Spark runs the UDFs of the conditions after it
+    conds = ([first] if first is not None else []) + [compile_(c) for c in pending]
+    conds += [compile_(c) for c in block.conditions if c in late]
     for aj in block.antijoins:
         sub = exp.Select(expressions=[exp.Literal.number(1)]).from_(
             table(table_of(aj.source), aj.source.alias))
-        where = conjunction([ec.compile(c) for c in aj.conditions])
+        where = conjunction([eagerly(c) for c in aj.conditions])
         if where is not None:
             sub = sub.where(where)
         conds.append(exp.Not(this=exp.Exists(this=sub)))

@@ -20,11 +20,13 @@ from dl2sql.sqlgen.group_calls import group_native
 from dl2sql.sqlgen.hof import hof_call
 from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.sqlgen.types import is_decimal, sql_type
+from dl2sql.sqlgen import wide_ints as sql_wide
 from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
 from dl2sql.types.model import (SET, VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
                                 TSigned, TString, Type)
+from dl2sql.types.wide_ints import is_wide
 from dl2sql.udfs import interpreter
 
 
@@ -67,6 +69,8 @@ def _to_string(ec, args, call):
     t = call.args[0].type
     if isinstance(t, TString):
         return args[0]
+    if is_wide(t):
+        return sql_wide.to_text(args[0])
     if _scalar(t):
         return exp.Cast(this=args[0], to=exp.DataType.build("STRING"))
     return None
@@ -124,8 +128,6 @@ class CallCompiler:
             if native is not None:
                 return native
             return self.udf_expr(e)  # a closure argument travels inside the UDF's body
-        if self._takes_wide_udf_result(e):
-            return self.udf_expr(e)
         args = [self.compile(a) for a in e.args]
         base = e.func.split("#", 1)[0]
         if base == "ddlog_std::default":
@@ -145,16 +147,6 @@ class CallCompiler:
         if native is not None:
             return native
         return self.udf_call(e.func, e.targs, [a.type for a in e.args], e.type, args)
-
-    def _takes_wide_udf_result(self, e: T.TCall) -> bool:
-        """Whether a UDF call ``e`` takes a 128-bit integer that another UDF computes:
-        DECIMAL(38,0) cannot carry every such value between them, so both run in one
-        interpreter call."""
-        def udf(c: T.TExpr) -> bool:
-            return isinstance(c, T.TCall) and c.func not in self.functions and \
-                NATIVE.get(c.func.split("#", 1)[0]) is None
-        return udf(e) and any(udf(a) and isinstance(a.type, (TBit, TSigned))
-                              and a.type.width > 64 for a in e.args)
 
     def udf_call(self, func, targs, params, ret, args, synthetic=None) -> exp.Expression:
         """Call of the Python UDF running ``func`` (registered once per instance); a
@@ -231,10 +223,10 @@ class CallCompiler:
 
     def visit_TSlice(self, e: T.TSlice):
         # bits hi..lo of a non-negative value: (x DIV 2^lo) MOD 2^width
-        src = self.compile(e.expr)
         t = e.expr.type
-        if isinstance(t, TSigned):
+        if isinstance(t, TSigned) or is_wide(t):
             return self.udf_expr(e)
+        src = self.compile(e.expr)
         div = self.literal(t, 2 ** e.lo)
         shifted = (self.dialect.decimal_int_div(src, div) if is_decimal(t)
                    else exp.IntDiv(this=src, expression=div))

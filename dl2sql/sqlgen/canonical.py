@@ -22,12 +22,14 @@ from dl2sql.diagnostics import InputError
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.trees import dot, struct
-from dl2sql.sqlgen.types import is_decimal, is_recursive, struct_slots
-from dl2sql.types.model import (MAP, SET, VEC, TBigInt, TBit, TNamed, TSigned, TTuple, Type,
+from dl2sql.sqlgen.types import is_recursive, struct_slots
+from dl2sql.types.model import (MAP, SET, VEC, TBit, TNamed, TSigned, TTuple, Type,
                                 TypeEnv, unwrapped)
 from dl2sql.runtime.defaults import default_value
 from dl2sql.types.storage import has_own_order
-from dl2sql.types.text_values import integer_range
+from dl2sql.sqlgen import wide_ints as sql_wide
+from dl2sql.types.text_values import INTEGER, integer_range, sql_pattern
+from dl2sql.types.wide_ints import is_wide
 
 # Engine error messages carry this before dl2sql's own text (see :func:`input_failure`).
 MARKER = "dl2sql-bad-input:"
@@ -67,7 +69,8 @@ def _column(relation: str, name: str, t: Type, c: "_Canon") -> exp.Expression:
     col = exp.column(name, quoted=True)
     problems = ["NULL"] + (["a tag that names no constructor"] if c.has_union(t) else []) \
         + (["two entries for one key"] if c.has_map(t) else []) \
-        + (["a number out of its type's range"] if c.has_narrow_integer(t) else [])
+        + (["a number out of its type's range"] if c.has_narrow_integer(t) else []) \
+        + (["text that is not an integer of its type"] if c.has_wide(t) else [])
     shown = exp.Coalesce(this=exp.Cast(this=col.copy(), to=exp.DataType.build("TEXT")),
                          expressions=[exp.Literal.string("NULL")])
     holds = exp.DPipe(this=exp.Literal.string(
@@ -84,12 +87,11 @@ def _column(relation: str, name: str, t: Type, c: "_Canon") -> exp.Expression:
 
 
 def _range(t: Type) -> tuple[int, int] | None:
-    """The range of integer type ``t`` where its SQL column holds more, else None."""
-    if not isinstance(t, (TBit, TSigned)):
+    """The range of integer type ``t`` where its SQL column holds more, else None
+    (wide integers are read from text, checked by :meth:`_Canon.invalid`)."""
+    if not isinstance(t, (TBit, TSigned)) or is_wide(t):
         return None
     low, high = integer_range(t)
-    if is_decimal(t):
-        return (low, high) if (low, high) != integer_range(TBigInt()) else None
     return None if (low, high) == (-2 ** 63, 2 ** 63 - 1) else (low, high)
 
 
@@ -136,6 +138,10 @@ class _Canon:
         SQL column (``bit<8>`` in a BIGINT): the column holds values DDlog cannot."""
         return self._any(t, lambda u: _range(u) is not None)
 
+    def has_wide(self, t: Type) -> bool:
+        """Whether values of ``t`` contain wide integers (read from their text)."""
+        return self._any(t, is_wide)
+
     def has_own_order(self, t: Type) -> bool:
         """Whether values of ``t`` contain sets that SQL cannot put in order."""
         return has_own_order(unwrapped(t), self.env)
@@ -145,7 +151,7 @@ class _Canon:
         return self._any(t, lambda u: isinstance(u, TNamed) and u.name == MAP)
 
     def _needs_rewrite(self, t: Type) -> bool:
-        return self._any(t, lambda u: self._union(u) or self._unit(u) or (
+        return self._any(t, lambda u: self._union(u) or self._unit(u) or is_wide(u) or (
             isinstance(u, TNamed) and u.name in (SET, MAP)))
 
     def _ctors(self, t: Type) -> list[str]:
@@ -172,6 +178,8 @@ class _Canon:
             return e
         if self._unit(t):
             return exp.true()
+        if is_wide(t):
+            return sql_wide.Text(e).pair()
         if isinstance(t, TNamed) and t.name in (VEC, SET, MAP):
             elem = self._parts(t)[0]
             out = e
@@ -211,6 +219,15 @@ class _Canon:
                     lambda x: dot(x, "_0")))
                 tests.append(exp.NEQ(this=self._size(self.dialect.hof.to_set(keys)),
                                      expression=self._size(self.dialect.hof.to_set(e.copy()))))
+        elif is_wide(t):
+            tests.append(exp.Not(this=exp.RegexpLike(this=e.copy(), expression=exp.Literal.string(
+                sql_pattern(INTEGER)))))
+            bounds = integer_range(t)
+            if bounds is not None:
+                tests.append(exp.Not(this=sql_wide.Text(e.copy()).in_range(*bounds)))
+            # a CASE: the range test reads the text as a number only where it is one
+            return exp.Case(ifs=[exp.If(this=x, true=exp.true()) for x in tests],
+                            default=exp.false())
         elif _range(t) is not None:
             low, high = _range(t)
             tests.append(exp.Not(this=exp.Between(

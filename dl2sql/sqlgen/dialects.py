@@ -234,6 +234,11 @@ class Dialect:
     # (query, columns, key) -> query
     store_partitioned: Callable[[exp.Expression, list[str], list[str]],
                                 exp.Expression] = _store_as_is
+    # whether a Python UDF under a CASE runs only for the rows that reach it (DuckDB);
+    # Spark runs every UDF of a query on every row before the CASE decides
+    lazy_udfs: bool = False
+    # |dividend| below which decimal_int_div is exact (Spark's quotient has 32 digits)
+    exact_division: float = 1e32
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
@@ -246,5 +251,5 @@ DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
                  _duckdb_explode, groups=DUCKDB_GROUPS,
                  hof=DUCKDB_HOF, fail=_fn("error"), difference=_duckdb_not_exists,
-                 intersection=_duckdb_exists)
+                 intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

@@ -12,6 +12,9 @@ from dl2sql.ra.inline import has_effects
 from dl2sql.ra.patterns import conjunction, match_pattern
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
+from dl2sql.sqlgen.int_wrap import widen, wrap
+from dl2sql.sqlgen import wide_ints as sql_wide
+from dl2sql.sqlgen.wide_arith import WideArith, guarded
 from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import (is_decimal, is_recursive, sql_type,
                                  struct_slots)
@@ -19,6 +22,7 @@ from dl2sql.types.storage import extern_storage
 from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.substitute import substitute_vars
+from dl2sql.types.wide_ints import is_wide
 from dl2sql.types.model import (unwrapped, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt, TBit, TBool,
                                 TDouble, TFloat, TNamed, TSigned, TString, TTuple, Type,
                                 TypeEnv)
@@ -29,7 +33,7 @@ _ORDERING = ("<", "<=", ">", ">=")
 _BITWISE = {"&": exp.BitwiseAnd, "|": exp.BitwiseOr, "^": exp.BitwiseXor}
 
 
-class ExprCompiler(CallCompiler):
+class ExprCompiler(WideArith, CallCompiler):
     """Compiles typed expressions for one program (needs its type environment and its
     function instances); collects the Python UDFs the expressions need in ``udfs``."""
 
@@ -44,6 +48,11 @@ class ExprCompiler(CallCompiler):
         self.rule_span = None  # the rule being compiled (recorded in UdfSpecs)
         self.lambda_vars: dict = {}  # closure parameters inside a SQL lambda
         self._recursive_types: dict = {}  # type -> is_recursive (asked per node)
+        # wide-integer arithmetic (dl2sql.sqlgen.wide_arith): how its UDF fallback is
+        # joined ("lazy", "eager", or "split" while a rule's SELECT collects ``guards``)
+        self.guard_mode = "lazy" if dialect.lazy_udfs else "eager"
+        self.guards: list = []
+        self.lazy_udfs: set[str] = set()  # UDFs that run only where a CASE reaches them
 
     # ------------------------------------------------------------------ literals
     def literal(self, t: Type, v) -> exp.Expression:
@@ -54,6 +63,8 @@ class ExprCompiler(CallCompiler):
             return exp.Boolean(this=bool(v))
         if isinstance(t, TString):
             return exp.Literal.string(v)
+        if is_wide(t):
+            return sql_wide.literal(v)
         if isinstance(t, (TBit, TSigned, TBigInt)):
             lit = exp.Literal.number(abs(v))
             return cast(exp.Neg(this=lit) if v < 0 else lit,
@@ -172,16 +183,28 @@ class ExprCompiler(CallCompiler):
                       expression=exp.Literal.number(ctors.index(e.ctor)))
 
     def visit_TIf(self, e: T.TIf):
-        before = dict(self.udfs)
+        before = self._snapshot()
         case = exp.Case().when(self.compile(e.cond), self.compile(e.then)).else_(
             self.compile(e.els))
-        if len(self.udfs) > len(before):
+        if self._new_eager_udfs(before):
             # Spark evaluates Python UDFs for every row, whatever the CASE decides, so a
             # UDF under a condition could fail on rows the condition excludes: the
             # interpreter evaluates the whole conditional instead.
-            self.udfs = before
+            self._restore(before)
             return self.udf_expr(e)
         return case
+
+    def _snapshot(self) -> tuple:
+        return dict(self.udfs), len(self.guards)
+
+    def _restore(self, snapshot: tuple) -> None:
+        self.udfs = snapshot[0]
+        del self.guards[snapshot[1]:]
+
+    def _new_eager_udfs(self, snapshot: tuple) -> bool:
+        """Whether UDFs that run on every row were added since ``snapshot``."""
+        return any(key not in snapshot[0] and spec.name not in self.lazy_udfs
+                   for key, spec in self.udfs.items())
 
     def visit_TMatch(self, e: T.TMatch):
         """``match`` as a chain of conditionals, as the inliner makes of one in a
@@ -198,19 +221,27 @@ class ExprCompiler(CallCompiler):
                                   lambda x, s=bound: substitute_vars(x, s))
             arm = substitute_vars(body, bound)
             result = arm if result is None else T.TIf(e.type, conjunction(conds), arm, result)
-        before = dict(self.udfs)
+        before = self._snapshot()
         out = self.compile(result)
-        if len(self.udfs) > len(before):
-            self.udfs = before
+        if self._new_eager_udfs(before):
+            self._restore(before)
             return self.udf_expr(e)
         return out
 
     def visit_TToString(self, e: T.TToString):
         if isinstance(e.expr.type, (TFloat, TDouble)):
             return self.udf_expr(e)  # Rust's float formatting differs from SQL's
+        if guarded(e.expr) and is_wide(e.expr.type):
+            return self.wide_guarded(e.expr, text=e)
+        if is_wide(e.expr.type):
+            return sql_wide.to_text(self.compile(e.expr))
         return cast(self.compile(e.expr), exp.DataType.build("STRING"))
 
     def visit_TUn(self, e: T.TUn):
+        if guarded(e):
+            return self.wide_guarded(e)
+        if e.op == "~" and is_wide(e.type):
+            return self.udf_expr(e)  # SQL has no bit operations on DECIMAL
         inner = self.compile(e.expr)
         if e.op == "not":
             return exp.Not(this=inner)
@@ -225,8 +256,12 @@ class ExprCompiler(CallCompiler):
         return wrap(exp.BitwiseNot(this=inner), e.type, "~", self.env)
 
     def visit_TCast(self, e: T.TCast):
-        inner = self.compile(e.expr)
         src, dst = e.expr.type, e.type
+        if guarded(e):
+            return self.wide_guarded(e)
+        if is_wide(dst):  # from an integer of at most 64 bits: always small
+            return sql_wide.of_decimal(self.compile(e.expr))
+        inner = self.compile(e.expr)
         if isinstance(dst, (TFloat, TDouble)) or isinstance(src, (TFloat, TDouble)):
             return cast(inner, sql_type(dst, self.env))
         return wrap(cast(inner, exp.DataType.build("DECIMAL(38, 0)")), dst, "cast", self.env)
@@ -235,6 +270,8 @@ class ExprCompiler(CallCompiler):
         op = e.op
         if op in ("<", "<=", ">", ">=") and has_own_order(e.left.type, self.env):
             return self.udf_expr(e)  # interned strings order by their hash
+        if guarded(e):
+            return self.wide_guarded(e)
         l, r = self.compile(e.left), self.compile(e.right)
         if op in _COMPARE:
             return _COMPARE[op](this=l, expression=r)
@@ -248,7 +285,7 @@ class ExprCompiler(CallCompiler):
             return exp.Concat(expressions=[l, r])
         if op in ("++", "<<", ">>"):
             return self.shift_or_concat(e)
-        if op in _BITWISE and is_decimal(e.type):
+        if op in _BITWISE and (is_decimal(e.type) or is_wide(e.type)):
             return self.udf_expr(e)  # bit<64> and wider: SQL has no bit operations on DECIMAL
         if op in _BITWISE:
             return _BITWISE[op](this=l, expression=r)
@@ -292,48 +329,3 @@ class ExprCompiler(CallCompiler):
                                                              expression=self.literal(t, -1))),
                                    minimum.copy()).else_(out)
         return wrap(out, t, "/", self.env) if isinstance(t, TSigned) else out
-
-
-def _needs_decimal(t: Type, op: str) -> bool:
-    """Whether ``op`` on BIGINT-stored ``t`` could overflow 64 bits before wrapping."""
-    if is_decimal(t):
-        return True
-    width = t.width
-    if op in ("+", "-"):
-        return width > 62
-    return width > 31
-
-
-def widen(e: exp.Expression, t: Type, op: str) -> exp.Expression:
-    """``e`` cast to DECIMAL(38,0) when ``op`` might overflow BIGINT."""
-    if isinstance(t, (TBit, TSigned)) and _needs_decimal(t, op) and not is_decimal(t):
-        return cast(e, exp.DataType.build("DECIMAL(38, 0)"))
-    return e
-
-
-def wrap(e: exp.Expression, t: Type, op: str, env: TypeEnv) -> exp.Expression:
-    """Reduce the integer ``e`` to the range of ``t`` with DDlog's wrap-around."""
-    if isinstance(t, TBigInt):
-        return cast(e, sql_type(t, env))
-    if isinstance(t, TBit) and t.width > 64 or isinstance(t, TSigned) and t.width > 64:
-        return cast(e, sql_type(t, env))  # 128-bit: no room to wrap in DECIMAL(38,0)
-    width = t.width
-    modulus = 2 ** width
-    decimal_domain = is_decimal(t) or (op != "~" and _needs_decimal(t, op)) or op == "cast"
-    if not decimal_domain:
-        mask = exp.Literal.number(modulus - 1)
-        if isinstance(t, TBit):
-            return exp.BitwiseAnd(this=e, expression=mask)
-        half = exp.Literal.number(2 ** (width - 1))
-        shifted = exp.Add(this=e, expression=half)
-        return exp.Sub(this=exp.BitwiseAnd(this=shifted, expression=mask),
-                       expression=half.copy())
-    dec = exp.DataType.build("DECIMAL(38, 0)")
-    m = cast(exp.Literal.number(modulus), dec)
-    if isinstance(t, TSigned):
-        e = exp.Add(this=e, expression=cast(exp.Literal.number(modulus // 2), dec))
-    pos = exp.Mod(this=exp.Add(this=exp.Mod(this=e, expression=m), expression=m.copy()),
-                  expression=m.copy())
-    if isinstance(t, TSigned):
-        pos = exp.Sub(this=pos, expression=cast(exp.Literal.number(modulus // 2), dec))
-    return cast(pos, sql_type(t, env))

@@ -15,7 +15,9 @@ from dl2sql.sqlgen.canonical import MARKER
 from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import text_values as tv
+from dl2sql.sqlgen import wide_ints as sql_wide
 from dl2sql.types.model import TBigInt, TBit, TBool, TSigned, TString, Type, TypeEnv
+from dl2sql.types.wide_ints import is_wide
 
 
 def csv_projection(path: str, relation: str, columns: list[tuple[str, Type]], env: TypeEnv,
@@ -53,6 +55,14 @@ def _typed(col: exp.Expression, t: Type, env: TypeEnv, dialect, where: str) -> e
     ]
     if isinstance(t, TBool):
         value = exp.EQ(this=exp.Lower(this=trimmed), expression=exp.Literal.string("true"))
+    elif is_wide(t):  # stays text, which the input projection reads (canonical.py)
+        value = col.copy()
+        bounds = tv.integer_range(t)
+        if bounds is not None:
+            low, high = bounds
+            checks.append((exp.Not(this=sql_wide.Text(col.copy()).in_range(low, high)),
+                           _message(where + "`", col.copy(),
+                                    f"` is out of range ({low} to {high})")))
     else:
         value = exp.TryCast(this=trimmed, to=sql_type(t, env))
         if isinstance(t, (TBit, TSigned, TBigInt)):

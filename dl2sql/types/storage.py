@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.types.model import (ANY, INTERN, SIZE_FIRST_SETS, VEC, TBigInt, TBit, TNamed, TSigned, TString,
+from dl2sql.types.model import (ANY, INTERN, SIZE_FIRST_SETS, VEC, TBit, TNamed, TSigned, TString,
                                 TTuple, Type, TypeEnv, unwrapped)
 
 
@@ -18,8 +18,8 @@ class ExternStorage:
     of the plain type ``type`` (DDlog converts them to and from records of that type,
     so they also print, order and read from ``.dat`` files as that type), with DDlog's
     ``default()`` ``default``. With ``hex_digits``, the integer is stored in SQL as
-    that many lower-case hex digits (text orders like the numbers), since
-    DECIMAL(38,0) holds only 38 decimal digits. ``reader`` names the library function
+    that many lower-case hex digits (text orders like the numbers; a fixed width
+    that needs none of the wide integers' machinery, :mod:`dl2sql.types.wide_ints`). ``reader`` names the library function
     (from the plain value to a ``Result``) that a value read from a record goes
     through, as DDlog's ``FromRecord`` parses it. ``record`` is the type of DDlog's
     record form when it is not ``type`` (a ``time::Date`` is a number of days but its
@@ -89,9 +89,9 @@ def extern_stored_in(t: Type, env: TypeEnv, _seen: frozenset = frozenset()) -> T
 
 
 def is_decimal(t: Type) -> bool:
-    """True when integers of type ``t`` are stored as DECIMAL(38,0)."""
-    return isinstance(t, TBigInt) or (isinstance(t, TBit) and t.width >= 64) or \
-        (isinstance(t, TSigned) and t.width > 64)
+    """True when integers of type ``t`` are stored as DECIMAL(38,0): ``bit<64>``, which
+    BIGINT cannot hold. Wider ones are (num, big) pairs (:mod:`dl2sql.types.wide_ints`)."""
+    return isinstance(t, TBit) and t.width == 64
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ follow these rules:
   or ``""``) is the empty string;
 - ``bool``: ``true`` or ``false`` in any case;
 - ``bit<N>``, ``signed<N>``, ``bigint``: decimal digits with an optional sign, within
-  the type's range (``bigint``: at most 38 digits, dl2sql's storage);
+  the type's range (``bigint``: any number of digits);
 - ``float``, ``double``: a decimal number with an optional exponent, ``inf``,
   ``infinity`` or ``nan`` in any case;
 
@@ -40,22 +40,27 @@ def sql_pattern(body: str) -> str:
     return f"^(?:{body})\\z"
 
 
-MAX_DIGITS = 38  # DECIMAL(38,0), the storage of bigint and of wide integers
-
-
 def is_text_scalar(t: Type) -> bool:
     """Whether values of ``t`` can be written in a CSV field."""
     return isinstance(t, (TBool, TString, TBit, TSigned, TBigInt, TFloat, TDouble))
 
 
-def integer_range(t: Type) -> tuple[int, int]:
-    """The smallest and largest value of integer type ``t`` that dl2sql stores."""
+def integer_range(t: Type) -> tuple[int, int] | None:
+    """The smallest and largest value of integer type ``t``; None for ``bigint``."""
     if isinstance(t, TBit):
-        return 0, min(2 ** t.width - 1, 10 ** MAX_DIGITS - 1)
+        return 0, 2 ** t.width - 1
     if isinstance(t, TSigned):
         bound = 2 ** (t.width - 1)
-        return max(-bound, -(10 ** MAX_DIGITS - 1)), min(bound - 1, 10 ** MAX_DIGITS - 1)
-    return -(10 ** MAX_DIGITS - 1), 10 ** MAX_DIGITS - 1
+        return -bound, bound - 1
+    return None
+
+
+def out_of_range(t: Type, value: int) -> str | None:
+    """What is wrong with integer ``value`` as a value of ``t``, or None."""
+    bounds = integer_range(t)
+    if bounds is None or bounds[0] <= value <= bounds[1]:
+        return None
+    return f"is out of range ({bounds[0]} to {bounds[1]})"
 
 
 def kind(t: Type) -> str:
@@ -79,7 +84,7 @@ def problem(t: Type, text: str | None) -> str | None:
     if not re.fullmatch(pattern, text):
         return f"`{text}` is not {kind(t)}"
     if isinstance(t, (TBit, TSigned, TBigInt)):
-        low, high = integer_range(t)
-        if not low <= int(text) <= high:
-            return f"`{text}` is out of range ({low} to {high})"
+        wrong = out_of_range(t, int(text))
+        if wrong:
+            return f"`{text}` {wrong}"
     return None

@@ -42,31 +42,31 @@ FROM `UuidText` AS `t1`;
 -- Wide
 CREATE OR REPLACE TEMPORARY VIEW `Wide` AS
 SELECT DISTINCT
-  DL2SQL_UDF_13(`t1`.`id`) AS `hex`
+  DL2SQL_UDF_14(DL2SQL_UDF_13(`t1`.`id`)) AS `hex`
 FROM `Known` AS `t1`;
 -- Encoded
 CREATE OR REPLACE TEMPORARY VIEW `Encoded` AS
 SELECT DISTINCT
   `t1`.`name`,
-  DL2SQL_UDF_15(DL2SQL_UDF_14(`t1`.`name`)) AS `text`
+  DL2SQL_UDF_16(DL2SQL_UDF_15(`t1`.`name`)) AS `text`
 FROM `Name` AS `t1`;
 -- V5
 CREATE OR REPLACE TEMPORARY VIEW `V5` AS
 SELECT DISTINCT
-  DL2SQL_UDF_17(DL2SQL_UDF_16(), DL2SQL_UDF_14(`t1`.`name`)) AS `id`,
+  DL2SQL_UDF_18(DL2SQL_UDF_17(), DL2SQL_UDF_15(`t1`.`name`)) AS `id`,
   `t1`.`name`
 FROM `Name` AS `t1`;
 -- Json
 CREATE OR REPLACE TEMPORARY VIEW `Json` AS
 SELECT DISTINCT
   `t1`.`name`,
-  DL2SQL_UDF_18(STRUCT(`t1`.`id` AS _0, DL2SQL_UDF_2(DL2SQL_UDF_1('http://H/a')) AS _1)) AS `json`
+  DL2SQL_UDF_19(STRUCT(`t1`.`id` AS _0, DL2SQL_UDF_2(DL2SQL_UDF_1('http://H/a')) AS _1)) AS `json`
 FROM `V5` AS `t1`;
 -- KnownName
 CREATE OR REPLACE TEMPORARY VIEW `KnownName` AS
 SELECT DISTINCT
   `t1`.`name`,
-  DL2SQL_UDF_19(`t1`.`id`) AS `hyphenated`
+  DL2SQL_UDF_20(`t1`.`id`) AS `hyphenated`
 FROM `V5` AS `t1`
 JOIN `Known` AS `t2`
   ON `t2`.`id` = `t1`.`id`;

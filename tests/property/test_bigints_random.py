@@ -1,0 +1,59 @@
+"""Wide integers compute what Python's integers compute, on both engines: random
+arithmetic on ``bigint``, ``bit<128>`` and ``signed<128>`` values, small and huge
+(tests/property/random_bigints.py), against the same expressions evaluated on Python
+ints with DDlog's semantics (truncating division, wrap-around of the 128-bit types).
+Each example is one program whose rule computes the expressions per row of one input
+relation; natively where the values allow it, in the interpreter beyond (see
+dl2sql/sqlgen/wide_arith.py). Spark runs fewer examples, each batching more
+expressions into one query.
+"""
+from __future__ import annotations
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from dl2sql.api.evaluate import Evaluator
+from dl2sql.compiler import compile_source
+from dl2sql.runner.duckdb_runner import DuckDBRunner
+from dl2sql.runtime.values import Record
+from random_bigints import Case, case
+
+# the recursion limit changes during examples (see test_incremental_random.py)
+pytestmark = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
+
+SETTINGS = {"deadline": None, "derandomize": True, "database": None,
+            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+
+
+def check(example: Case, runner) -> None:
+    """Every output of ``example``, computed by ``runner``, equals its Python value on
+    every row; a failure names the program, the row and the column."""
+    text = example.text()
+    got = Evaluator(compile_source(text, "<random bigints>"), runner).evaluate(
+        {"In": {Record("In", row) for row in example.rows}})["Out"]
+    by_id = {r.fields[0]: r.fields[1:] for r in got}
+    assert sorted(by_id) == [row[0] for row in example.rows], text
+    for row in example.rows:
+        for i, want in enumerate(example.expected(row)):
+            assert by_id[row[0]][i] == want, (
+                f"v{i} = {example.exprs[i][1].text}\n  on row {row}: SQL gave "
+                f"{by_id[row[0]][i]!r}, Python {want!r}\n--- program:\n{text}")
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(example=case(expressions=6, depth=3, rows=4))
+def test_wide_arithmetic_agrees_with_python_duckdb(example: Case) -> None:
+    con = duckdb.connect(":memory:")
+    try:
+        check(example, DuckDBRunner(con))
+    finally:
+        con.close()
+
+
+@settings(max_examples=6, phases=(Phase.explicit, Phase.generate), **SETTINGS)
+@given(example=case(expressions=12, depth=3, rows=4))
+def test_wide_arithmetic_agrees_with_python_spark(spark, example: Case) -> None:
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    check(example, SparkRunner(spark))
