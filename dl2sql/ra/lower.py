@@ -42,8 +42,10 @@ def columns_of(layout: RelationLayout, record: T.TExpr, env: TypeEnv) -> tuple[T
 class RuleLowering:
     """Lowers one typed rule; ``layouts`` gives every relation's storage layout."""
 
-    def __init__(self, layouts: dict[str, RelationLayout], env: TypeEnv, inliner: Inliner):
+    def __init__(self, layouts: dict[str, RelationLayout], env: TypeEnv, inliner: Inliner,
+                 column_names: frozenset[str] = frozenset()):
         self.layouts, self.env, self.inliner = layouts, env, inliner
+        self._column_names = column_names
         self.sources: list[Source] = []
         self.conditions: list[T.TExpr] = []
         self.antijoins: list[AntiJoin] = []
@@ -105,7 +107,11 @@ class RuleLowering:
         return GroupBlock(head.relation, src, keys, key, value, cg.span, cg.aggregate)
 
     def _alias(self) -> str:
+        # inside a correlated subquery, DuckDB reads `t1.x` as field x of a struct
+        # column named t1 when the inner table has one: no alias is a column's name
         self._aliases += 1
+        while f"t{self._aliases}" in self._column_names:
+            self._aliases += 1
         return f"t{self._aliases}"
 
     def match(self, p: T.Pattern, value: T.TExpr) -> list[T.TExpr]:
@@ -124,6 +130,7 @@ def lower_rules(rules: list[T.CoreRule], layouts: dict[str, RelationLayout],
     where their bodies can be expressed as expressions."""
     out: list[Block] = []
     inliner = Inliner(env, functions)
+    column_names = frozenset(c for layout in layouts.values() for c, _ in layout.columns)
     for r in rules:
-        out += RuleLowering(layouts, env, inliner).lower(r)
+        out += RuleLowering(layouts, env, inliner, column_names).lower(r)
     return out

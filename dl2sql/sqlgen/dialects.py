@@ -14,6 +14,9 @@ from sqlglot import exp
 from dl2sql.sqlgen.trees import select_all, table
 
 DECIMAL = "DECIMAL(38, 0)"
+# the new and old rows of a set difference; a short alias such as "n" was read by
+# DuckDB, inside the correlated EXISTS, as a struct-valued column "n" of the old rows
+NEW, OLD = "dl2sql_new", "dl2sql_old"
 
 
 def _cast(e: exp.Expression, to: str) -> exp.Cast:
@@ -70,12 +73,12 @@ def _exists_filter(new: exp.Expression, old: str, columns: list[str],
                    negated: bool) -> exp.Expression:
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
-    same = exp.and_(*[exp.NullSafeEQ(this=col("o", c), expression=col("n", c))
+    same = exp.and_(*[exp.NullSafeEQ(this=col(OLD, c), expression=col(NEW, c))
                       for c in columns])
     found = exp.Exists(this=exp.Select(expressions=[exp.Literal.number(1)]).from_(
-        table(old, "o")).where(same))
-    return exp.Select(expressions=[col("n", c) for c in columns]).from_(
-        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier("n", quoted=True)))
+        table(old, OLD)).where(same))
+    return exp.Select(expressions=[col(NEW, c) for c in columns]).from_(
+        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier(NEW, quoted=True)))
     ).where(exp.Not(this=found) if negated else found)
 
 
@@ -100,10 +103,10 @@ def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.E
 def _spark_join(new: exp.Expression, old: str, columns: list[str], kind: str) -> exp.Expression:
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
-    on = exp.and_(*[exp.EQ(this=col("n", c), expression=col("o", c)) for c in columns])
-    return exp.Select(expressions=[col("n", c) for c in columns]).from_(
-        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier("n", quoted=True)))
-    ).join(table(old, "o"), on=on, join_type=kind)
+    on = exp.and_(*[exp.EQ(this=col(NEW, c), expression=col(OLD, c)) for c in columns])
+    return exp.Select(expressions=[col(NEW, c) for c in columns]).from_(
+        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier(NEW, quoted=True)))
+    ).join(table(old, OLD), on=on, join_type=kind)
 
 
 def _spark_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
@@ -116,7 +119,7 @@ def _spark_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
     inner.set("distribute", exp.Distribute(
         expressions=[exp.column(c, quoted=True) for c in columns]))
     return exp.Select(expressions=[exp.Star()]).distinct().from_(exp.Subquery(
-        this=inner, alias=exp.TableAlias(this=exp.to_identifier("d", quoted=True))))
+        this=inner, alias=exp.TableAlias(this=exp.to_identifier("dl2sql_distributed", quoted=True))))
 
 
 def _no_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:

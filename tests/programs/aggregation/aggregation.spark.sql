@@ -224,9 +224,9 @@ FROM (
       `cost` AS `dl2sql$2`
     FROM (
       SELECT
-        `n`.`src`,
-        `n`.`dst`,
-        `n`.`cost`
+        `dl2sql_new`.`src`,
+        `dl2sql_new`.`dst`,
+        `dl2sql_new`.`cost`
       FROM (
         SELECT DISTINCT
           *
@@ -245,10 +245,12 @@ FROM (
             ) & 4294967295 < CAST(20 AS BIGINT)
           DISTRIBUTE BY
             `dst`
-        ) AS `d`
-      ) AS `n`
-      LEFT ANTI JOIN `Path` AS `o`
-        ON `n`.`src` = `o`.`src` AND `n`.`dst` = `o`.`dst` AND `n`.`cost` = `o`.`cost`
+        ) AS `dl2sql_distributed`
+      ) AS `dl2sql_new`
+      LEFT ANTI JOIN `Path` AS `dl2sql_old`
+        ON `dl2sql_new`.`src` = `dl2sql_old`.`src`
+        AND `dl2sql_new`.`dst` = `dl2sql_old`.`dst`
+        AND `dl2sql_new`.`cost` = `dl2sql_old`.`cost`
     ) AS `stored`
   ) AS `renamed`;
   -- Path := Path UNION ALL Path__new

@@ -4,7 +4,7 @@ WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS 
   SELECT DISTINCT
     CAST(0 AS BIGINT) AS "n",
     CAST(18446744073709551615 AS DECIMAL(38, 0)) AS "big",
-    CAST(-12345678901234567890123 AS DECIMAL(38, 0)) AS "wide",
+    {'num$': CAST(-12345678901234567890123 AS DECIMAL(38, 0)), 'big$': ''} AS "wide",
     CAST([] AS TEXT[]) AS "tags",
     CAST([] AS STRUCT(_0 TEXT, _1 BIGINT)[]) AS "seen",
     {'tag': CAST(0 AS BIGINT), 'Some_x': CAST(0 AS BIGINT)} AS "o",
@@ -19,9 +19,14 @@ WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS 
         "t1"."big" - CAST(1 AS DECIMAL(38, 0))
       ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "big",
-    CAST("t1"."wide" * CAST(2 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "wide",
-    DL2SQL_UDF_1("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
-    DL2SQL_UDF_2("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
+    CASE
+      WHEN ABS(CAST("t1"."wide"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+      AND ABS(CAST("t1"."wide"."num$" AS DOUBLE)) * CAST(2.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+      THEN {'num$': CAST("t1"."wide"."num$" * CAST(2 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
+      ELSE DL2SQL_UDF_1("t1"."wide")
+    END AS "wide",
+    DL2SQL_UDF_2("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
+    DL2SQL_UDF_3("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
     {'tag': CAST(1 AS BIGINT), 'Some_x': CAST((
       (
         CAST(CAST((
@@ -107,39 +112,39 @@ WHERE
   -- Hops: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Hops__changed" AS
   SELECT
-    "n"."node",
-    "n"."hops"
+    "dl2sql_new"."node",
+    "dl2sql_new"."hops"
   FROM (
     SELECT
       *
     FROM "Hops__next"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Hops" AS "o"
+      FROM "Hops" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."hops" IS NOT DISTINCT FROM "n"."hops"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."hops" IS NOT DISTINCT FROM "dl2sql_new"."hops"
     )
   UNION
   SELECT
-    "n"."node",
-    "n"."hops"
+    "dl2sql_new"."node",
+    "dl2sql_new"."hops"
   FROM (
     SELECT
       *
     FROM "Hops"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Hops__next" AS "o"
+      FROM "Hops__next" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."hops" IS NOT DISTINCT FROM "n"."hops"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."hops" IS NOT DISTINCT FROM "dl2sql_new"."hops"
     );
   -- Hops := Hops__next
 -- until empty: Hops__changed
@@ -234,7 +239,7 @@ FROM "Odd";
   -- Even: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Even__new" AS
   SELECT
-    "n"."n"
+    "dl2sql_new"."n"
   FROM (
     SELECT DISTINCT
       (
@@ -243,19 +248,19 @@ FROM "Odd";
     FROM "Odd__delta" AS "t1"
     WHERE
       "t1"."n" < CAST(199 AS BIGINT)
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Even" AS "o"
+      FROM "Even" AS "dl2sql_old"
       WHERE
-        "o"."n" IS NOT DISTINCT FROM "n"."n"
+        "dl2sql_old"."n" IS NOT DISTINCT FROM "dl2sql_new"."n"
     );
   -- Odd: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Odd__new" AS
   SELECT
-    "n"."n"
+    "dl2sql_new"."n"
   FROM (
     SELECT DISTINCT
       (
@@ -264,14 +269,14 @@ FROM "Odd";
     FROM "Even__delta" AS "t1"
     WHERE
       "t1"."n" < CAST(199 AS BIGINT)
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Odd" AS "o"
+      FROM "Odd" AS "dl2sql_old"
       WHERE
-        "o"."n" IS NOT DISTINCT FROM "n"."n"
+        "dl2sql_old"."n" IS NOT DISTINCT FROM "dl2sql_new"."n"
     );
   -- Even := Even UNION ALL Even__new
   -- Even__delta := Even__new

@@ -114,7 +114,7 @@ FROM `Chain`;
   -- Chain: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW `Chain__new` AS
   SELECT
-    `n`.`n`
+    `dl2sql_new`.`n`
   FROM (
     SELECT DISTINCT
       (
@@ -127,9 +127,9 @@ FROM `Chain`;
       ) & 4294967295
     WHERE
       `t1`.`n` < CAST(7 AS BIGINT)
-  ) AS `n`
-  LEFT ANTI JOIN `Chain` AS `o`
-    ON `n`.`n` = `o`.`n`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Chain` AS `dl2sql_old`
+    ON `dl2sql_new`.`n` = `dl2sql_old`.`n`;
   -- Chain := Chain UNION ALL Chain__new
   -- Chain__delta := Chain__new
 -- until empty: Chain__new

@@ -60,16 +60,16 @@ FROM `MutualGroup__Reach`;
   -- MutualGroup__Reach: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__Reach__new` AS
   SELECT
-    `n`.`_v`
+    `dl2sql_new`.`_v`
   FROM (
     SELECT DISTINCT
       STRUCT(`t1`.`_v`.`_0` AS _0, `t2`.`_v`.`_1` AS _1) AS `_v`
     FROM `MutualGroup__Reach__delta` AS `t1`
     JOIN `MutualGroup__Edges` AS `t2`
       ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1`
-  ) AS `n`
-  LEFT ANTI JOIN `MutualGroup__Reach` AS `o`
-    ON `n`.`_v` = `o`.`_v`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `MutualGroup__Reach` AS `dl2sql_old`
+    ON `dl2sql_new`.`_v` = `dl2sql_old`.`_v`;
   -- MutualGroup__Reach := MutualGroup__Reach UNION ALL MutualGroup__Reach__new
   -- MutualGroup__Reach__delta := MutualGroup__Reach__new
 -- until empty: MutualGroup__Reach__new
@@ -114,16 +114,16 @@ FROM `Reached__Reach`;
   -- Reached__Reach: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW `Reached__Reach__new` AS
   SELECT
-    `n`.`_v`
+    `dl2sql_new`.`_v`
   FROM (
     SELECT DISTINCT
       STRUCT(`t1`.`_v`.`_0` AS _0, `t2`.`_v`.`_1` AS _1) AS `_v`
     FROM `Reached__Reach__delta` AS `t1`
     JOIN `Reached__Edges` AS `t2`
       ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1`
-  ) AS `n`
-  LEFT ANTI JOIN `Reached__Reach` AS `o`
-    ON `n`.`_v` = `o`.`_v`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Reached__Reach` AS `dl2sql_old`
+    ON `dl2sql_new`.`_v` = `dl2sql_old`.`_v`;
   -- Reached__Reach := Reached__Reach UNION ALL Reached__Reach__new
   -- Reached__Reach__delta := Reached__Reach__new
 -- until empty: Reached__Reach__new
@@ -168,16 +168,16 @@ FROM `Component__Path`;
   -- Component__Path: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW `Component__Path__new` AS
   SELECT
-    `n`.`_v`
+    `dl2sql_new`.`_v`
   FROM (
     SELECT DISTINCT
       STRUCT(`t1`.`_v`.`_0` AS _0, `t2`.`_v`.`_1` AS _1) AS `_v`
     FROM `Component__Path__delta` AS `t1`
     JOIN `Component__Edges` AS `t2`
       ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1`
-  ) AS `n`
-  LEFT ANTI JOIN `Component__Path` AS `o`
-    ON `n`.`_v` = `o`.`_v`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Component__Path` AS `dl2sql_old`
+    ON `dl2sql_new`.`_v` = `dl2sql_old`.`_v`;
   -- Component__Path := Component__Path UNION ALL Component__Path__new
   -- Component__Path__delta := Component__Path__new
 -- until empty: Component__Path__new

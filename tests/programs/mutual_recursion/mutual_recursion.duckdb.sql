@@ -25,8 +25,8 @@ FROM "Odd";
   -- Even: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Even__new" AS
   SELECT
-    "n"."a",
-    "n"."b"
+    "dl2sql_new"."a",
+    "dl2sql_new"."b"
   FROM (
     SELECT DISTINCT
       "t1"."a",
@@ -34,20 +34,21 @@ FROM "Odd";
     FROM "Odd__delta" AS "t1"
     JOIN "E" AS "t2"
       ON "t2"."a" = "t1"."b"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Even" AS "o"
+      FROM "Even" AS "dl2sql_old"
       WHERE
-        "o"."a" IS NOT DISTINCT FROM "n"."a" AND "o"."b" IS NOT DISTINCT FROM "n"."b"
+        "dl2sql_old"."a" IS NOT DISTINCT FROM "dl2sql_new"."a"
+        AND "dl2sql_old"."b" IS NOT DISTINCT FROM "dl2sql_new"."b"
     );
   -- Odd: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Odd__new" AS
   SELECT
-    "n"."a",
-    "n"."b"
+    "dl2sql_new"."a",
+    "dl2sql_new"."b"
   FROM (
     SELECT DISTINCT
       "t1"."a",
@@ -55,14 +56,15 @@ FROM "Odd";
     FROM "Even__delta" AS "t1"
     JOIN "E" AS "t2"
       ON "t2"."a" = "t1"."b"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Odd" AS "o"
+      FROM "Odd" AS "dl2sql_old"
       WHERE
-        "o"."a" IS NOT DISTINCT FROM "n"."a" AND "o"."b" IS NOT DISTINCT FROM "n"."b"
+        "dl2sql_old"."a" IS NOT DISTINCT FROM "dl2sql_new"."a"
+        AND "dl2sql_old"."b" IS NOT DISTINCT FROM "dl2sql_new"."b"
     );
   -- Even := Even UNION ALL Even__new
   -- Even__delta := Even__new

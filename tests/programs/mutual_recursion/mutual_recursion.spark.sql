@@ -73,8 +73,8 @@ FROM (
       `b` AS `dl2sql$1`
     FROM (
       SELECT
-        `n`.`a`,
-        `n`.`b`
+        `dl2sql_new`.`a`,
+        `dl2sql_new`.`b`
       FROM (
         SELECT DISTINCT
           *
@@ -87,10 +87,10 @@ FROM (
             ON `t2`.`a` = `t1`.`b`
           DISTRIBUTE BY
             `b`
-        ) AS `d`
-      ) AS `n`
-      LEFT ANTI JOIN `Even` AS `o`
-        ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+        ) AS `dl2sql_distributed`
+      ) AS `dl2sql_new`
+      LEFT ANTI JOIN `Even` AS `dl2sql_old`
+        ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`
     ) AS `stored`
   ) AS `renamed`;
   -- Odd: new facts of this iteration [partitioned by b]
@@ -104,8 +104,8 @@ FROM (
       `b` AS `dl2sql$1`
     FROM (
       SELECT
-        `n`.`a`,
-        `n`.`b`
+        `dl2sql_new`.`a`,
+        `dl2sql_new`.`b`
       FROM (
         SELECT DISTINCT
           *
@@ -118,10 +118,10 @@ FROM (
             ON `t2`.`a` = `t1`.`b`
           DISTRIBUTE BY
             `b`
-        ) AS `d`
-      ) AS `n`
-      LEFT ANTI JOIN `Odd` AS `o`
-        ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+        ) AS `dl2sql_distributed`
+      ) AS `dl2sql_new`
+      LEFT ANTI JOIN `Odd` AS `dl2sql_old`
+        ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`
     ) AS `stored`
   ) AS `renamed`;
   -- Even := Even UNION ALL Even__new

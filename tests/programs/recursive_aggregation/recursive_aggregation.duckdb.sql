@@ -51,72 +51,72 @@ WHERE
   -- Fanin: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Fanin__changed" AS
   SELECT
-    "n"."node",
-    "n"."open_children"
+    "dl2sql_new"."node",
+    "dl2sql_new"."open_children"
   FROM (
     SELECT
       *
     FROM "Fanin__next"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Fanin" AS "o"
+      FROM "Fanin" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."open_children" IS NOT DISTINCT FROM "n"."open_children"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."open_children" IS NOT DISTINCT FROM "dl2sql_new"."open_children"
     )
   UNION
   SELECT
-    "n"."node",
-    "n"."open_children"
+    "dl2sql_new"."node",
+    "dl2sql_new"."open_children"
   FROM (
     SELECT
       *
     FROM "Fanin"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Fanin__next" AS "o"
+      FROM "Fanin__next" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."open_children" IS NOT DISTINCT FROM "n"."open_children"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."open_children" IS NOT DISTINCT FROM "dl2sql_new"."open_children"
     );
   -- Open: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Open__changed" AS
   SELECT
-    "n"."id"
+    "dl2sql_new"."id"
   FROM (
     SELECT
       *
     FROM "Open__next"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Open" AS "o"
+      FROM "Open" AS "dl2sql_old"
       WHERE
-        "o"."id" IS NOT DISTINCT FROM "n"."id"
+        "dl2sql_old"."id" IS NOT DISTINCT FROM "dl2sql_new"."id"
     )
   UNION
   SELECT
-    "n"."id"
+    "dl2sql_new"."id"
   FROM (
     SELECT
       *
     FROM "Open"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Open__next" AS "o"
+      FROM "Open__next" AS "dl2sql_old"
       WHERE
-        "o"."id" IS NOT DISTINCT FROM "n"."id"
+        "dl2sql_old"."id" IS NOT DISTINCT FROM "dl2sql_new"."id"
     );
   -- Fanin := Fanin__next
   -- Open := Open__next
@@ -184,39 +184,39 @@ WHERE
   -- Lowest: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Lowest__changed" AS
   SELECT
-    "n"."node",
-    "n"."low"
+    "dl2sql_new"."node",
+    "dl2sql_new"."low"
   FROM (
     SELECT
       *
     FROM "Lowest__next"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Lowest" AS "o"
+      FROM "Lowest" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."low" IS NOT DISTINCT FROM "n"."low"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."low" IS NOT DISTINCT FROM "dl2sql_new"."low"
     )
   UNION
   SELECT
-    "n"."node",
-    "n"."low"
+    "dl2sql_new"."node",
+    "dl2sql_new"."low"
   FROM (
     SELECT
       *
     FROM "Lowest"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Lowest__next" AS "o"
+      FROM "Lowest__next" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."low" IS NOT DISTINCT FROM "n"."low"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."low" IS NOT DISTINCT FROM "dl2sql_new"."low"
     );
   -- Lowest := Lowest__next
 -- until empty: Lowest__changed
@@ -283,39 +283,39 @@ WHERE
   -- Span: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Span__changed" AS
   SELECT
-    "n"."node",
-    "n"."tags"
+    "dl2sql_new"."node",
+    "dl2sql_new"."tags"
   FROM (
     SELECT
       *
     FROM "Span__next"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Span" AS "o"
+      FROM "Span" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."tags" IS NOT DISTINCT FROM "n"."tags"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."tags" IS NOT DISTINCT FROM "dl2sql_new"."tags"
     )
   UNION
   SELECT
-    "n"."node",
-    "n"."tags"
+    "dl2sql_new"."node",
+    "dl2sql_new"."tags"
   FROM (
     SELECT
       *
     FROM "Span"
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Span__next" AS "o"
+      FROM "Span__next" AS "dl2sql_old"
       WHERE
-        "o"."node" IS NOT DISTINCT FROM "n"."node"
-        AND "o"."tags" IS NOT DISTINCT FROM "n"."tags"
+        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
+        AND "dl2sql_old"."tags" IS NOT DISTINCT FROM "dl2sql_new"."tags"
     );
   -- Span := Span__next
 -- until empty: Span__changed

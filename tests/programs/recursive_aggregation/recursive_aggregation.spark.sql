@@ -51,47 +51,49 @@ WHERE
   -- Fanin: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Fanin__changed` AS
   SELECT
-    `n`.`node`,
-    `n`.`open_children`
+    `dl2sql_new`.`node`,
+    `dl2sql_new`.`open_children`
   FROM (
     SELECT
       *
     FROM `Fanin__next`
-  ) AS `n`
-  LEFT ANTI JOIN `Fanin` AS `o`
-    ON `n`.`node` = `o`.`node` AND `n`.`open_children` = `o`.`open_children`
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Fanin` AS `dl2sql_old`
+    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
+    AND `dl2sql_new`.`open_children` = `dl2sql_old`.`open_children`
   UNION
   SELECT
-    `n`.`node`,
-    `n`.`open_children`
+    `dl2sql_new`.`node`,
+    `dl2sql_new`.`open_children`
   FROM (
     SELECT
       *
     FROM `Fanin`
-  ) AS `n`
-  LEFT ANTI JOIN `Fanin__next` AS `o`
-    ON `n`.`node` = `o`.`node` AND `n`.`open_children` = `o`.`open_children`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Fanin__next` AS `dl2sql_old`
+    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
+    AND `dl2sql_new`.`open_children` = `dl2sql_old`.`open_children`;
   -- Open: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Open__changed` AS
   SELECT
-    `n`.`id`
+    `dl2sql_new`.`id`
   FROM (
     SELECT
       *
     FROM `Open__next`
-  ) AS `n`
-  LEFT ANTI JOIN `Open` AS `o`
-    ON `n`.`id` = `o`.`id`
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Open` AS `dl2sql_old`
+    ON `dl2sql_new`.`id` = `dl2sql_old`.`id`
   UNION
   SELECT
-    `n`.`id`
+    `dl2sql_new`.`id`
   FROM (
     SELECT
       *
     FROM `Open`
-  ) AS `n`
-  LEFT ANTI JOIN `Open__next` AS `o`
-    ON `n`.`id` = `o`.`id`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Open__next` AS `dl2sql_old`
+    ON `dl2sql_new`.`id` = `dl2sql_old`.`id`;
   -- Fanin := Fanin__next
   -- Open := Open__next
 -- until empty: Fanin__changed, Open__changed
@@ -161,26 +163,28 @@ WHERE
   -- Lowest: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Lowest__changed` AS
   SELECT
-    `n`.`node`,
-    `n`.`low`
+    `dl2sql_new`.`node`,
+    `dl2sql_new`.`low`
   FROM (
     SELECT
       *
     FROM `Lowest__next`
-  ) AS `n`
-  LEFT ANTI JOIN `Lowest` AS `o`
-    ON `n`.`node` = `o`.`node` AND `n`.`low` = `o`.`low`
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Lowest` AS `dl2sql_old`
+    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
+    AND `dl2sql_new`.`low` = `dl2sql_old`.`low`
   UNION
   SELECT
-    `n`.`node`,
-    `n`.`low`
+    `dl2sql_new`.`node`,
+    `dl2sql_new`.`low`
   FROM (
     SELECT
       *
     FROM `Lowest`
-  ) AS `n`
-  LEFT ANTI JOIN `Lowest__next` AS `o`
-    ON `n`.`node` = `o`.`node` AND `n`.`low` = `o`.`low`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Lowest__next` AS `dl2sql_old`
+    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
+    AND `dl2sql_new`.`low` = `dl2sql_old`.`low`;
   -- Lowest := Lowest__next
 -- until empty: Lowest__changed
 -- __group1_rows
@@ -246,26 +250,28 @@ WHERE
   -- Span: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Span__changed` AS
   SELECT
-    `n`.`node`,
-    `n`.`tags`
+    `dl2sql_new`.`node`,
+    `dl2sql_new`.`tags`
   FROM (
     SELECT
       *
     FROM `Span__next`
-  ) AS `n`
-  LEFT ANTI JOIN `Span` AS `o`
-    ON `n`.`node` = `o`.`node` AND `n`.`tags` = `o`.`tags`
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Span` AS `dl2sql_old`
+    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
+    AND `dl2sql_new`.`tags` = `dl2sql_old`.`tags`
   UNION
   SELECT
-    `n`.`node`,
-    `n`.`tags`
+    `dl2sql_new`.`node`,
+    `dl2sql_new`.`tags`
   FROM (
     SELECT
       *
     FROM `Span`
-  ) AS `n`
-  LEFT ANTI JOIN `Span__next` AS `o`
-    ON `n`.`node` = `o`.`node` AND `n`.`tags` = `o`.`tags`;
+  ) AS `dl2sql_new`
+  LEFT ANTI JOIN `Span__next` AS `dl2sql_old`
+    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
+    AND `dl2sql_new`.`tags` = `dl2sql_old`.`tags`;
   -- Span := Span__next
 -- until empty: Span__changed
 -- SpanSize

@@ -71,8 +71,8 @@ FROM (
       `tree` AS `dl2sql$1`
     FROM (
       SELECT
-        `n`.`set`,
-        `n`.`tree`
+        `dl2sql_new`.`set`,
+        `dl2sql_new`.`tree`
       FROM (
         SELECT DISTINCT
           *
@@ -86,10 +86,11 @@ FROM (
             AND DL2SQL_UDF_4(`t1`.`tree`, `t2`.`x`) <= CAST(3 AS BIGINT)
           DISTRIBUTE BY
             `set`
-        ) AS `d`
-      ) AS `n`
-      LEFT ANTI JOIN `Trees` AS `o`
-        ON `n`.`set` = `o`.`set` AND `n`.`tree` = `o`.`tree`
+        ) AS `dl2sql_distributed`
+      ) AS `dl2sql_new`
+      LEFT ANTI JOIN `Trees` AS `dl2sql_old`
+        ON `dl2sql_new`.`set` = `dl2sql_old`.`set`
+        AND `dl2sql_new`.`tree` = `dl2sql_old`.`tree`
     ) AS `stored`
   ) AS `renamed`;
   -- Trees := Trees UNION ALL Trees__new

@@ -20,8 +20,8 @@ FROM `Link` AS `t1`;
     -- Conn: new facts of this iteration
     CREATE OR REPLACE TEMPORARY VIEW `Conn__new` AS
     SELECT
-      `n`.`a`,
-      `n`.`b`
+      `dl2sql_new`.`a`,
+      `dl2sql_new`.`b`
     FROM (
       SELECT
         *
@@ -40,9 +40,9 @@ FROM `Link` AS `t1`;
         JOIN `Conn__delta` AS `t2`
           ON `t2`.`a` = `t1`.`b`
       ) AS variants
-    ) AS `n`
-    LEFT ANTI JOIN `Conn` AS `o`
-      ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+    ) AS `dl2sql_new`
+    LEFT ANTI JOIN `Conn` AS `dl2sql_old`
+      ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`;
     -- Conn := Conn UNION ALL Conn__new
     -- Conn__delta := Conn__new
   -- until empty: Conn__new
@@ -90,8 +90,8 @@ FROM `Link` AS `t1`;
         `b` AS `dl2sql$1`
       FROM (
         SELECT
-          `n`.`a`,
-          `n`.`b`
+          `dl2sql_new`.`a`,
+          `dl2sql_new`.`b`
         FROM (
           SELECT DISTINCT
             *
@@ -104,10 +104,10 @@ FROM `Link` AS `t1`;
               ON `t2`.`a` = `t1`.`b`
             DISTRIBUTE BY
               `b`
-          ) AS `d`
-        ) AS `n`
-        LEFT ANTI JOIN `Conn` AS `o`
-          ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+          ) AS `dl2sql_distributed`
+        ) AS `dl2sql_new`
+        LEFT ANTI JOIN `Conn` AS `dl2sql_old`
+          ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`
       ) AS `stored`
     ) AS `renamed`;
     -- Conn := Conn UNION ALL Conn__new

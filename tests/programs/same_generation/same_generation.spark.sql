@@ -43,8 +43,8 @@ FROM (
       `y` AS `dl2sql$1`
     FROM (
       SELECT
-        `n`.`x`,
-        `n`.`y`
+        `dl2sql_new`.`x`,
+        `dl2sql_new`.`y`
       FROM (
         SELECT DISTINCT
           *
@@ -58,10 +58,10 @@ FROM (
             ON `t3`.`x` = `t1`.`parent` AND `t3`.`y` = `t2`.`parent`
           DISTRIBUTE BY
             `x`
-        ) AS `d`
-      ) AS `n`
-      LEFT ANTI JOIN `SG` AS `o`
-        ON `n`.`x` = `o`.`x` AND `n`.`y` = `o`.`y`
+        ) AS `dl2sql_distributed`
+      ) AS `dl2sql_new`
+      LEFT ANTI JOIN `SG` AS `dl2sql_old`
+        ON `dl2sql_new`.`x` = `dl2sql_old`.`x` AND `dl2sql_new`.`y` = `dl2sql_old`.`y`
     ) AS `stored`
   ) AS `renamed`;
   -- SG := SG UNION ALL SG__new

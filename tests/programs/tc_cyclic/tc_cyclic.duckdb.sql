@@ -13,8 +13,8 @@ FROM "Reach2";
   -- Reach2: new facts of this iteration
   CREATE OR REPLACE TEMPORARY VIEW "Reach2__new" AS
   SELECT
-    "n"."a",
-    "n"."b"
+    "dl2sql_new"."a",
+    "dl2sql_new"."b"
   FROM (
     SELECT
       *
@@ -33,14 +33,15 @@ FROM "Reach2";
       JOIN "Reach2__delta" AS "t2"
         ON "t2"."a" = "t1"."b"
     ) AS variants
-  ) AS "n"
+  ) AS "dl2sql_new"
   WHERE
     NOT EXISTS(
       SELECT
         1
-      FROM "Reach2" AS "o"
+      FROM "Reach2" AS "dl2sql_old"
       WHERE
-        "o"."a" IS NOT DISTINCT FROM "n"."a" AND "o"."b" IS NOT DISTINCT FROM "n"."b"
+        "dl2sql_old"."a" IS NOT DISTINCT FROM "dl2sql_new"."a"
+        AND "dl2sql_old"."b" IS NOT DISTINCT FROM "dl2sql_new"."b"
     );
   -- Reach2 := Reach2 UNION ALL Reach2__new
   -- Reach2__delta := Reach2__new

@@ -41,8 +41,8 @@ FROM (
       `b` AS `dl2sql$1`
     FROM (
       SELECT
-        `n`.`a`,
-        `n`.`b`
+        `dl2sql_new`.`a`,
+        `dl2sql_new`.`b`
       FROM (
         SELECT
           *
@@ -58,7 +58,7 @@ FROM (
               ON `t2`.`a` = `t1`.`b`
             DISTRIBUTE BY
               `a`
-          ) AS `d`
+          ) AS `dl2sql_distributed`
           UNION
           SELECT DISTINCT
             *
@@ -71,11 +71,11 @@ FROM (
               ON `t2`.`a` = `t1`.`b`
             DISTRIBUTE BY
               `a`
-          ) AS `d`
+          ) AS `dl2sql_distributed`
         ) AS variants
-      ) AS `n`
-      LEFT ANTI JOIN `Reach2` AS `o`
-        ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+      ) AS `dl2sql_new`
+      LEFT ANTI JOIN `Reach2` AS `dl2sql_old`
+        ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`
     ) AS `stored`
   ) AS `renamed`;
   -- Reach2 := Reach2 UNION ALL Reach2__new
@@ -98,8 +98,8 @@ FROM (
     -- Reach: new facts of this iteration
     CREATE OR REPLACE TEMPORARY VIEW `Reach__new` AS
     SELECT
-      `n`.`a`,
-      `n`.`b`
+      `dl2sql_new`.`a`,
+      `dl2sql_new`.`b`
     FROM (
       SELECT
         *
@@ -118,9 +118,9 @@ FROM (
         JOIN `Reach__delta` AS `t2`
           ON `t2`.`a` = `t1`.`b`
       ) AS variants
-    ) AS `n`
-    LEFT ANTI JOIN `Reach` AS `o`
-      ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`;
+    ) AS `dl2sql_new`
+    LEFT ANTI JOIN `Reach` AS `dl2sql_old`
+      ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`;
     -- Reach := Reach UNION ALL Reach__new
     -- Reach__delta := Reach__new
   -- until empty: Reach__new
@@ -168,8 +168,8 @@ FROM (
         `b` AS `dl2sql$1`
       FROM (
         SELECT
-          `n`.`a`,
-          `n`.`b`
+          `dl2sql_new`.`a`,
+          `dl2sql_new`.`b`
         FROM (
           SELECT DISTINCT
             *
@@ -182,10 +182,10 @@ FROM (
               ON `t2`.`a` = `t1`.`b`
             DISTRIBUTE BY
               `b`
-          ) AS `d`
-        ) AS `n`
-        LEFT ANTI JOIN `Reach` AS `o`
-          ON `n`.`a` = `o`.`a` AND `n`.`b` = `o`.`b`
+          ) AS `dl2sql_distributed`
+        ) AS `dl2sql_new`
+        LEFT ANTI JOIN `Reach` AS `dl2sql_old`
+          ON `dl2sql_new`.`a` = `dl2sql_old`.`a` AND `dl2sql_new`.`b` = `dl2sql_old`.`b`
       ) AS `stored`
     ) AS `renamed`;
     -- Reach := Reach UNION ALL Reach__new
