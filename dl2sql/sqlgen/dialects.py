@@ -242,13 +242,26 @@ class Dialect:
     lazy_udfs: bool = False
     # |dividend| below which decimal_int_div is exact (Spark's quotient has 32 digits)
     exact_division: float = 1e32
+    # a string constant
+    string: Callable[[str], exp.Expression] = exp.Literal.string
+
+
+def _spark_string(text: str) -> exp.Expression:
+    # Spark substitutes `${name}` in SQL text before parsing it, inside string
+    # literals too (spark.sql.variable.substitute, on by default): `${` is kept
+    # from appearing by cutting the constant between `$` and `{`.
+    if "${" not in text:
+        return exp.Literal.string(text)
+    pieces = text.split("${")
+    parts = [pieces[0] + "$"] + ["{" + p + "$" for p in pieces[1:-1]] + ["{" + pieces[-1]]
+    return exp.Concat(expressions=[exp.Literal.string(p) for p in parts])
 
 
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
                 _spark_explode, difference=_spark_anti_join,
                 intersection=_spark_semi_join, distribute=_spark_distribute,
-                store_partitioned=_spark_store_partitioned)
+                store_partitioned=_spark_store_partitioned, string=_spark_string)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),

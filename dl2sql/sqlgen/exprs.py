@@ -58,11 +58,11 @@ class ExprCompiler(WideArith, CallCompiler):
     def literal(self, t: Type, v) -> exp.Expression:
         """The SQL expression for runtime value ``v`` of type ``t``."""
         if is_recursive(t, self.env):
-            return exp.Literal.string(encode(v, self.env))
+            return self.dialect.string(encode(v, self.env))
         if isinstance(t, TBool):
             return exp.Boolean(this=bool(v))
         if isinstance(t, TString):
-            return exp.Literal.string(v)
+            return self.dialect.string(v)
         if is_wide(t):
             return sql_wide.literal(v)
         if isinstance(t, (TBit, TSigned, TBigInt)):

@@ -5,7 +5,10 @@ SELECT DISTINCT
     (
       -CAST(7 AS BIGINT) + 128
     ) & 255
-  ) - 128 AS TEXT) || CAST(TRUE AS TEXT) AS "s";
+  ) - 128 AS TEXT) || CAST(TRUE AS TEXT) AS "s"
+UNION
+SELECT DISTINCT
+  'cost: ${price} or ${x}$' AS "s";
 -- Joined
 CREATE OR REPLACE TEMPORARY VIEW "Joined" AS
 SELECT DISTINCT

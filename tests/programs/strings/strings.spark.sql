@@ -11,7 +11,10 @@ SELECT DISTINCT
       ) - 128 AS STRING)
     ),
     CAST(TRUE AS STRING)
-  ) AS `s`;
+  ) AS `s`
+UNION
+SELECT DISTINCT
+  CONCAT('cost: $', '{price} or $', '{x}$') AS `s`;
 -- Joined
 CREATE OR REPLACE TEMPORARY VIEW `Joined` AS
 SELECT DISTINCT
