@@ -8,6 +8,7 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from graphs import closure as _closure
 from dl2sql.compiler import compile_source
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.engines import ENGINES
@@ -25,13 +26,6 @@ NOT_A_CLOSURE = RIGHT.replace("Path(x, z) :- Path(x, y), Edge(y, z).",
                               "Path(x, z) :- Path(x, y), Edge(y, z), x != z.")
 
 
-def _closure(edges):
-    reach = set(edges)
-    while True:
-        more = {(a, d) for a, b in reach for c, d in edges if b == c} - reach
-        if not more:
-            return reach
-        reach |= more
 
 
 def _run(runner_cls, engine, source, edges, doubling: bool, steps: int):

@@ -36,7 +36,7 @@ REQUIRED = ("three", "path", "bit_shift", "ovn_ftl", "std_test", "simple3", "int
             "fp_test", "set_test", "map_test", "group_test", "tutorial", "base64_test",
             "uuid_test", "url_test", "regex_test", "hashset_test", "tinyset_test",
             "streams", "vec_test", "json_test", "net_test", "time_test", "ddvalue_test",
-            "modules", "simple2")
+            "modules", "simple2", "simple")
 # Python implementations of a program's extern functions (upstream's are Rust):
 # tests/conformance_externs/NAME.py, when the program has any
 EXTERNS = Path(__file__).parent / "conformance_externs"

@@ -7,6 +7,7 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
+from graphs import closure
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.plan.interpret import execute, fetch_relation
 from dl2sql.plan.nodes import Append, Column, Loop, Materialize, Plan, Rename, Table
@@ -178,13 +179,6 @@ def tc_plan(max_iterations: int = 1000) -> Plan:
     )
 
 
-def closure(edges):
-    reach = set(edges)
-    while True:
-        more = {(a, d) for a, b in reach for c, d in edges if b == c} - reach
-        if not more:
-            return reach
-        reach |= more
 
 
 def test_transitive_closure_cyclic_graph(engine):
