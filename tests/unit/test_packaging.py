@@ -11,9 +11,12 @@ ROOT = Path(__file__).parents[2]
 
 def test_every_package_folder_is_listed() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    # every folder holding Python modules, with or without an __init__.py: one without
+    # is a namespace package that an editable install finds and `pip install .` leaves out
     folders = {".".join(p.parent.relative_to(ROOT).parts)
-               for p in (ROOT / "dl2sql").rglob("__init__.py")}
+               for p in (ROOT / "dl2sql").rglob("*.py") if "__pycache__" not in p.parts}
     assert set(config["packages"]) == folders | {"dl2sql.udfs"}
+    assert all((ROOT.joinpath(*f.split(".")) / "__init__.py").is_file() for f in folders)
     assert config["package-dir"] == {"dl2sql.udfs": "udfs"}
     assert (ROOT / "udfs" / "__init__.py").is_file()
 
