@@ -11,6 +11,10 @@ from dl2sql.diagnostics import CompileError, Diagnostic, Diagnostics
 from dl2sql.syntax.parser import parse_module
 
 STDLIB_DIR = Path(__file__).parents[1] / "stdlib"
+# modules whose contents dl2sql's prelude (ddlog_std) holds, as DDlog imports them into
+# every program: dl2sql's own file is taken even where a library directory has one
+# (upstream's would declare a second `Intern` type, with externs nothing implements)
+PRELUDE_MODULES = ("internment",)
 _PARSE_CACHE: dict[tuple[str, str], A.Module] = {}
 
 
@@ -51,7 +55,8 @@ def load_modules(text: str, path: str, lib_dirs: tuple[str, ...] = ()) -> list[A
             imported.add(d.path)
             if d.path in seen:
                 continue
-            found = _find_module(d.path, roots)
+            found = _find_module(d.path, [STDLIB_DIR] + roots if d.path in PRELUDE_MODULES
+                                 else roots)
             if found is None:
                 diags.error(d.span, f"cannot find module `{d.path}` (looked for "
                                     f"`{d.path.replace('::', '/')}.dl` in "
