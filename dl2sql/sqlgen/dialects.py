@@ -118,8 +118,9 @@ def _spark_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
     inner.set("distinct", None)
     inner.set("distribute", exp.Distribute(
         expressions=[exp.column(c, quoted=True) for c in columns]))
-    return exp.Select(expressions=[exp.Star()]).distinct().from_(exp.Subquery(
-        this=inner, alias=exp.TableAlias(this=exp.to_identifier("dl2sql_distributed", quoted=True))))
+    alias = exp.TableAlias(this=exp.to_identifier("dl2sql_distributed", quoted=True))
+    return exp.Select(expressions=[exp.Star()]).distinct().from_(
+        exp.Subquery(this=inner, alias=alias))
 
 
 def _no_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
