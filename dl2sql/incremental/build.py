@@ -232,9 +232,10 @@ class _Builder:
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
         if s.recursive:
-            # no bags among its group steps: maintained programs hold none (a program
-            # with streams or multisets is evaluated from scratch, dl2sql.replay)
-            fixpoint = Fixpoint(tuple(s.relations), s.group_steps)
+            # a group step over a multiset keeps its copies (a group sees the weights),
+            # as in the program's own plan (dl2sql.plan.build)
+            fixpoint = Fixpoint(tuple(s.relations), s.group_steps,
+                                tuple(r for r in s.group_steps if r in self.repeated))
             planned = plan_loops(Plan((), (fixpoint,), {}), self.p, self.policy).statements
         elif s.transform is not None:
             planned = (transform_statement(s.transform, self.p.layouts),)
