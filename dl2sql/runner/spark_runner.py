@@ -391,9 +391,13 @@ class SparkRunner:
             return
         df = self.tables.pop(source.name)
         size = self.sizes.pop(source.name, None)
+        estimate = self._estimates.pop(source.name, None)
         # ``source``'s view (if any) stays until the table is next set or dropped: no
         # query reads it meanwhile, and dropping it would cost a JVM round trip
         self._set(target, df, size, pieces=self._pieces.pop(source.name))
+        self._estimates.pop(target.name, None)
+        if estimate is not None:
+            self._estimates[target.name] = estimate
 
     def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
         """``target := (target − minus) ∪ plus``: with rows to remove, the stored rows
@@ -409,7 +413,9 @@ class SparkRunner:
             query = exp.union(query, select_all(plus.name), distinct=False)
         # lazily (no action now): the next query that reads the relation computes it;
         # its size before stays as the estimate that chooses its joins
-        before = self.sizes.get(target.name, self._estimates.get(target.name))
+        before = self.sizes.get(target.name)  # None after a lazy patch: its estimate
+        if before is None:
+            before = self._estimates.get(target.name)
         self.materialize(target, query, False)
         self._estimates[target.name] = before
 
@@ -445,6 +451,7 @@ class SparkRunner:
         """Forget ``table`` and its temp view."""
         df = self.tables.pop(table.name, None)
         self.sizes.pop(table.name, None)
+        self._estimates.pop(table.name, None)
         replaced = self._pieces.pop(table.name, ())
         owners = _VIEW_OWNERS.get(id(self.spark), {})
         if self._views.pop(table.name, None) is not None and owners.get(table.name) is self:

@@ -122,6 +122,26 @@ def test_spark_count_is_one_action(spark):
     assert runner.count(a) == 107
 
 
+def test_spark_lazy_patches_keep_the_size_joins_are_planned_with(spark):
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    runner = SparkRunner(spark)
+    a, m = T("PA", ("x", "BIGINT")), T("PM", ("x", "BIGINT"))
+    runner.load(a, [(i,) for i in range(2000)])
+    for gone in range(3):  # each transaction patches the relation again, uncounted
+        runner.load(m, [(gone,)])
+        before = runner.actions
+        runner.patch(a, None, m)
+        assert runner.actions == before and runner.sizes["PA"] is None
+        # the size before the first patch still chooses the relation's joins
+        assert runner._estimates["PA"] == 2000
+    assert runner.count(a) == 1997
+    runner.rename(m, a)
+    assert runner._estimates.get("PA") is None and runner._estimates["PM"] == 2000
+    runner.drop(m)
+    assert "PM" not in runner._estimates
+
+
 def test_spark_views_follow_the_tables_queries_read(spark):
     from dl2sql.runner.spark_runner import SparkRunner
 
