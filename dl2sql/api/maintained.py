@@ -17,6 +17,7 @@ from sqlglot import exp
 
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
+from dl2sql.api.modify import Joined, modifications
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
 from dl2sql.passes.bags import is_bag
@@ -75,7 +76,7 @@ class Maintained:
     # -- transactions ------------------------------------------------------------------
     def apply(self, insert: Optional[dict] = None, delete: Optional[dict] = None, *,
               insert_or_update: Optional[dict] = None,
-              delete_key: Optional[dict] = None) -> dict:
+              delete_key: Optional[dict] = None, modify: Optional[dict] = None) -> dict:
         """Apply one transaction and return the changes of every output relation: a
         frame with its columns and ``weight`` (1: row added, -1: row removed; for a
         multiset, the change of the row's weight, and for a stream, its rows in this
@@ -85,7 +86,9 @@ class Maintained:
         tuples of field values), DataFrames, table names or files, like
         :meth:`dl2sql.Program.run`'s inputs. For a relation with a primary key,
         ``insert_or_update`` replaces the stored row of each row's key (at most one row
-        per key), and ``delete_key`` lists keys (Python values) whose rows go.
+        per key), ``delete_key`` lists keys (Python values) whose rows go, and
+        ``modify`` lists ``(key, {field: new value})`` pairs: the stored row of the key
+        with those fields set (DDlog's ``modify``; see :mod:`dl2sql.api.modify`).
         Deletions apply before insertions. A transaction that fails leaves the
         relations as they were."""
         if self.program is None:
@@ -105,6 +108,14 @@ class Maintained:
             env = self.compiled.type_env
             changes.setdefault(rel, {})["delete_key"] = [(to_sql(key_type, k, env),)
                                                         for k in keys]
+        for name, given in (modify or {}).items():
+            rel = self._resolve(name)
+            self._keyed(rel, "modify")
+            with self.runner.running(), engine_errors():
+                keys, rows = modifications(self.compiled, self.updater, rel, given)
+            kinds = changes.setdefault(rel, {})
+            kinds["delete_key"] = kinds.get("delete_key", []) + keys
+            kinds["insert"] = Joined(kinds["insert"], rows) if "insert" in kinds else rows
         self.apply_rows(changes)
         return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
 
@@ -113,7 +124,8 @@ class Maintained:
             d = self.compiled.delayed[rel]
             raise InputError(f"relation `{rel}` is `{d.relation}-{d.delay}`, which follows "
                              f"`{d.relation}`: it takes no changes of its own")
-        if kind in ("insert_or_update", "delete_key") and self.compiled.relations[rel].key is None:
+        if kind in ("insert_or_update", "delete_key", "modify") \
+                and self.compiled.relations[rel].key is None:
             raise InputError(f"`{kind}` needs a primary key, and relation `{rel}` does not "
                              f"have one (declare `input relation {rel}(...) primary key "
                              f"(x) x.field`)")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from dl2sql.incremental.closure import closure_update
-from dl2sql.incremental.nodes import (CountChange, Enough, OverDeletion, Refuse,
+from dl2sql.incremental.nodes import (CountChange, Enough, Lookup, OverDeletion, Refuse,
                                       StratumUpdate, UpdatePlan)
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
@@ -81,7 +81,7 @@ def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy,
         strata.append(bags.stratum(s) if bags and bags.owns(s) else b.stratum(s))
     return UpdatePlan(changes, tuple(init), tuple(strata), b.tables, {
         r: relation_table(program.layouts, r) for r in program.layouts}, b.helper_layouts,
-        bags=bags.plan() if bags else None)
+        bags=bags.plan() if bags else None, lookups=b.lookups)
 
 
 class _Builder:
@@ -90,6 +90,7 @@ class _Builder:
         self.tables: dict[str, Table] = {}
         self.helper_layouts: dict[str, RelationLayout] = {}
         self.repeated: frozenset[str] = frozenset()  # bags, set by build_update
+        self.lookups: dict[str, Lookup] = {}  # primary-key inputs' rows by key
 
     def table(self, rel: str, version: str = "full") -> Table:
         t = relation_table(self.p.layouts, rel, version)
@@ -150,6 +151,7 @@ class _Builder:
             upserted = table_name(rel, "upsert")
             added.append(Part(Scan(upserted), (upserted,)))
             stmts += self.key_clashes(rel, info, ("present", "replaced", "dropped"))
+            self.lookups[rel] = self.lookup(rel, info)
         plus = self.minus(Parts(rel, tuple(added)), rel, "full")
         minus = Parts(rel, tuple(Part(Scan(n), (n,)) for n in removed))
         versions = ("insert",) + (("upsert",) if info.key is not None else ()) + (
@@ -190,11 +192,26 @@ class _Builder:
                               f"another row (stored, or given in this transaction); "
                               f"`insert_or_update` replaces the row of a key")]
 
-    def key_table(self, rel: str, key_type) -> Table:
-        """The table of the keys a transaction deletes from a primary-key relation."""
+    def key_table(self, rel: str, key_type, version: str = "delete_key") -> Table:
+        """The table of the keys a transaction deletes from a primary-key relation (or,
+        as ``version``, of other keys given with a transaction)."""
         layout = RelationLayout(f"{rel}#key", key_type, (("key", key_type),), None)
         self.helper_layouts[layout.relation] = layout
-        return self._helper(rel, "delete_key", layout)
+        return self._helper(rel, version, layout)
+
+    def lookup(self, rel: str, info) -> Lookup:
+        """The query of a primary-key relation's stored rows whose keys are in a table
+        (what ``modify`` changes, read before the transaction)."""
+        keys = self.key_table(rel, info.key_type, "lookup_key")
+        layout = self.p.layouts[rel]
+        block = Block(rel, (Source(STORED_ALIAS, rel, "full"), Source(KEYS_ALIAS, rel,
+                                                                      "lookup_key")),
+                      (T.TBin(BOOL, "==", key_of(info.key, layout, STORED_ALIAS),
+                              T.TCol(info.key_type, KEYS_ALIAS, "key")),), (),
+                      tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns), info.span)
+        found = Materialize(self.table(rel, "looked_up"), Parts(rel, (Part(
+            Rows(block), (keys.name,)),)), comment=f"{rel}: stored rows of the keys given")
+        return Lookup(keys, found)
 
     def stratum(self, s: Stratum) -> StratumUpdate:
         for rel in s.relations:

@@ -165,6 +165,17 @@ class Updater:
             raise
         return outcome
 
+    def lookup(self, rel: str, keys: list[tuple]) -> list[tuple]:
+        """The stored rows of primary-key input relation ``rel`` whose keys are
+        ``keys`` (normalised one-column rows), as the last transaction left them."""
+        look = self.plan.lookups[rel]
+        self.runner.load(look.keys, keys)
+        try:
+            self.runner.materialize(look.found.target, look.found.query.choose(set()), False)
+            return self.runner.fetch(look.found.target)
+        finally:
+            self.runner.drop_all([look.keys, look.found.target])
+
     def clear(self) -> None:
         """Drop the temporary tables of the last transaction."""
         self.runner.drop_all([self.plan.tables.get(name) or Table(name, ())

@@ -8,9 +8,9 @@ and removed from ``R``; a stratum none of whose read relations changed is not to
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from dl2sql.plan.nodes import Loop, Table
+from dl2sql.plan.nodes import Loop, Materialize, Table
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,15 @@ class BySize:
 
 
 @dataclass(frozen=True)
+class Lookup:
+    """The stored rows of a primary-key input relation whose keys a caller loads into
+    ``keys``: ``found`` makes them (read before a transaction that modifies them)."""
+
+    keys: Table
+    found: Materialize
+
+
+@dataclass(frozen=True)
 class StratumUpdate:
     """How one stratum follows a transaction.
 
@@ -126,3 +135,4 @@ class UpdatePlan:
     functions: tuple = ()  # the Python UDFs its SQL calls (UdfSpec), once SQL is made
     # streams, multisets and delayed relations (dl2sql.incremental.bag_nodes.BagPlan)
     bags: object = None
+    lookups: dict = field(default_factory=dict)  # primary-key input -> its Lookup

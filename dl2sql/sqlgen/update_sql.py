@@ -13,8 +13,8 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import (BySize, CountChange, Enough, OverDeletion, Refuse,
-                                      StratumUpdate, UpdatePlan)
+from dl2sql.incremental.nodes import (BySize, CountChange, Enough, Lookup, OverDeletion,
+                                      Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
@@ -94,7 +94,9 @@ class _UpdateLowering:
             strata=tuple(self.stratum(s) for s in plan.strata),
             tables={n: table(t) for n, t in plan.tables.items()},
             relations={r: table(t) for r, t in plan.relations.items()},
-            bags=plan.bags and bag_plan_sql(plan.bags, table))
+            bags=plan.bags and bag_plan_sql(plan.bags, table),
+            lookups={r: Lookup(table(k.keys), self.statement(k.found))
+                     for r, k in plan.lookups.items()})
 
     def stratum(self, s: StratumUpdate) -> StratumUpdate:
         return dataclasses.replace(
