@@ -116,6 +116,23 @@ def test_a_chain_of_inserted_edges_takes_a_round_each(program, engine):
     assert live.last.methods["Path"] == "closure"
 
 
+def test_inserted_edges_that_are_paths_already_add_nothing(program, engine):
+    """An inserted edge (a, b) with a ~> b already extends no path: the insertion stops
+    before looking for new heads; beside an edge that is no path yet, only that one's
+    paths are new."""
+    chain = {(i, i + 1) for i in range(6)}
+    live = maintain_on(program, engine, {"Edge": sorted(chain | {(10, 11)})},
+                       choice=Choice.never())
+    changes = live.apply(insert={"Edge": [(0, 4), (2, 5)]})
+    assert sorted_rows(changes["Path"]) == []
+    assert "Path__iedge" in live.updater.empty and "Path__ihead" not in live.updater.rows
+    edges = chain | {(10, 11), (0, 4), (2, 5), (1, 3), (6, 10)}
+    changes = live.apply(insert={"Edge": [(1, 3), (6, 10)]})
+    before = closure(chain | {(10, 11)})
+    assert sorted_rows(live.contents("Path")) == sorted(closure(edges))
+    assert sorted_rows(changes["Path"]) == sorted((s, d, 1) for s, d in closure(edges) - before)
+
+
 def test_many_new_heads_are_extended_edge_by_edge(program, engine):
     """More new heads than are joined with every path at once (closure.SPREAD_HEADS):
     an inserted edge into a chain's last node, and new edges beyond it."""

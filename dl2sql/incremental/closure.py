@@ -143,19 +143,23 @@ class _Closure:
         return ClosureUpdate(tuple(statements), undo, pending)
 
     def insertion(self) -> list:
-        """The new heads ``(x, b)`` of the inserted edges (few of them: with every path
-        from ``b``), then the paths one edge further from the last new ones, until none
-        is new."""
+        """The inserted edges that are no path yet (an edge ``(a, b)`` that is one adds
+        nothing: every ``x ~> a`` goes on to every ``b ~> y`` already), their new heads
+        ``(x, b)`` (few of them: with every path from ``b``), then the paths one edge
+        further from the last new ones, until none is new."""
         b, rel = self.b, self.rel
         e_s, e_d = self.arc(EDGE)
         p_s, p_d = self.path(PATH)
         r_s, r_d = self.path(ROW)
-        plus = (self.edge, "plus")
-        inserted = Source(EDGE, self.edge, "plus")
+        n_s, n_d = self.path(EDGE)
+        new_edges = self.made("iedge", [self.part(self.rows(
+            (Source(EDGE, self.edge, "plus"),), (), (e_s, e_d)), (self.edge, "plus"))],
+            f"{rel}: inserted edges that are no path yet", subtract=("full",))
+        inserted = Source(EDGE, rel, "iedge")
         heads = self.made("ihead", [
-            self.part(self.rows((inserted,), (), (e_s, e_d)), plus),
-            self.part(self.rows((Source(PATH, rel, "full"), inserted), (self.eq(p_d, e_s),),
-                                (p_s, e_d)), plus),
+            self.scan("iedge"),
+            self.part(self.rows((Source(PATH, rel, "full"), inserted), (self.eq(p_d, n_s),),
+                                (p_s, n_d)), (rel, "iedge")),
         ], f"{rel}: new paths to an inserted edge's end", subtract=("full",))
         spread = self.made("inew", [
             self.scan("ihead"),
@@ -168,9 +172,11 @@ class _Closure:
             f"{rel}: new paths one edge further", subtract=("full",))
         full, added, new = b.table(rel), b.table(rel, "added"), b.table(rel, "inew")
         keep = [Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new)]
-        return [heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
-                              (Rename(new, b.table(rel, "ihead")),)),
-                *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}")]
+        # sized (a count decides) where counting costs: no edge left, nothing to insert
+        return [new_edges, BySize(b.table(rel, "iedge"), 0, (), (
+            heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
+                          (Rename(new, b.table(rel, "ihead")),)),
+            *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}")))]
 
     def deletion(self) -> list:
         """The candidates of the removed edges not found again, those kept, and the
