@@ -26,6 +26,8 @@ from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runner.progress import LoopTimes
 from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
+from dl2sql.sqlgen.dialects import DIALECTS
+from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.trees import select_all, table
 
 
@@ -165,8 +167,13 @@ class Maintained:
     def changes(self, rel: str):
         """The last transaction's changes of ``rel``: its columns and ``weight``
         (before any transaction: every row, weight 1). A frame that reads the
-        transaction's tables when it is read: until the next transaction."""
+        transaction's tables when it is read: until the next transaction. Its values
+        are in output form, as :meth:`contents`' (wide integers as decimal text)."""
         table, query = self._change_query(rel)
+        shown = output_projection(table.columns, DIALECTS[self.runner.dialect])
+        if shown is not None:
+            query = exp.select(*shown).from_(exp.Subquery(
+                this=query, alias=exp.TableAlias(this=exp.to_identifier("changes"))))
         with self.runner.running(), engine_errors():
             return self.runner.frame_of(query)
 
