@@ -6,6 +6,7 @@ and a Python UDF's exception arrives as the worker's whole traceback behind ``An
 exception was thrown from the Python worker``. :func:`engine_errors` turns any engine
 error raised while dl2sql works into a :class:`RuntimeFailure` that says what failed:
 a DDlog function's own failure with the function and rule (:mod:`dl2sql.runtime.udf`),
+a wide integer beyond its NARROW form (:class:`~dl2sql.diagnostics.IntegerOverflow`),
 DDlog's arithmetic errors, a Python worker's exception with its type and message, or
 else the engine's first meaningful line.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import re
 
-from dl2sql.diagnostics import InputError, RuntimeFailure
+from dl2sql.diagnostics import InputError, RuntimeFailure, overflow_failure
 from dl2sql.runtime.udf import udf_failure
 
 _KNOWN_FAILURES = (
@@ -46,6 +47,7 @@ def engine_errors():
     except Exception as e:
         if _is_interrupt(e):
             raise KeyboardInterrupt from e
+        overflow_failure(e)  # a NARROW plan's value beyond 38 digits
         raise RuntimeFailure(engine_message(e)) from e
 
 

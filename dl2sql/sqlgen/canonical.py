@@ -180,8 +180,8 @@ class _Canon:
             return e
         if self._unit(t):
             return exp.true()
-        if is_wide(t):
-            return sql_wide.Text(e).pair()
+        if is_wide(t):  # its stored form: a pair, or NARROW a DECIMAL (beyond: overflow)
+            return self.literals.wide.of_text(sql_wide.Text(e))
         if isinstance(t, TNamed) and t.name == GROUP:
             return struct([(name, self.canonical(dot(e.copy(), name), part))
                            for name, part in zip(("key", "vals"), self._parts(t))])

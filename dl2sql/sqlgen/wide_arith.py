@@ -19,10 +19,16 @@ are put together depends on the engine (``ExprCompiler.guard_mode``):
   WHERE clause; the rows failing a guard are computed by a second SELECT in which
   the expressions holding guarded parts run in the interpreter
   (:func:`dl2sql.sqlgen.blocks.block_select`);
-* ``eager`` (Spark elsewhere): as lazy; correct, but the UDF runs on every row.
+* ``eager`` (Spark elsewhere): as lazy; correct, but the UDF runs on every row;
+* ``fail`` (the NARROW representation, every engine: values are plain DECIMALs,
+  :mod:`dl2sql.sqlgen.wide_ints`): ``CASE WHEN guard THEN native ELSE failure END``,
+  the failure an :class:`~dl2sql.diagnostics.IntegerOverflow`, after which the run
+  starts again with the WIDE representation. The guard, not the engine's own overflow
+  check, decides: Spark without ANSI mode gives NULL where a DECIMAL overflows.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -114,13 +120,21 @@ def _range_checks(t: Type, dec: exp.Expression) -> list[exp.Expression]:
     return out
 
 
+def _in_rule(span) -> str:
+    """Where a failure of the SQL text happens: the rule's file by its name only, so
+    that the SQL is the same wherever the program is compiled from."""
+    if span is None:
+        return ""
+    return f" in the rule at {os.path.basename(span.file)}:{span.line}:{span.col}"
+
+
 class WideArith:
     """Mixin of ExprCompiler: guarded wide-integer arithmetic (see the module)."""
 
     def wide_guarded(self, e: T.TExpr, text: T.TToString | None = None) -> exp.Expression:
         """``e`` (for which :func:`guarded` holds) natively where its guard holds; with
         ``text`` (``e`` converted to a string), that string."""
-        if self.lambda_vars:
+        if self.lambda_vars and self.guard_mode != "fail":
             raise InsideLambda()  # the guard or the UDF would read a lambda's variable
         g = _Guard()
         if text is not None:  # the digits of a small value
@@ -129,7 +143,9 @@ class WideArith:
         else:
             native = self._wide_result(e, g)
         guard = g.expression()
-        if self.guard_mode == "split":
+        if self.guard_mode == "fail":
+            fallback = self.wide.overflow(_in_rule(self.rule_span))
+        elif self.guard_mode == "split":
             self.guards.append(guard)
             fallback = self.literal(e.type, default_value(e.type, self.env))
         else:
@@ -144,7 +160,7 @@ class WideArith:
             if isinstance(e.type, (TFloat, TDouble)):
                 return cast(src, sql_type(e.type, self.env))
             return wrap(cast(src, DECIMAL.copy()), e.type, "cast", self.env)
-        return sql_wide.of_decimal(self._native(e, g).dec)
+        return self.wide.of_decimal(self._native(e, g).dec)
 
     def _native(self, e: T.TExpr, g: _Guard, implied: bool = False) -> _Native:
         """``e``'s value as a DECIMAL under ``g``, to which the node's bound is added
@@ -159,7 +175,7 @@ class WideArith:
             return _Native(cast(inner, DECIMAL.copy()),
                            exp.Abs(this=cast(inner.copy(), DOUBLE.copy())))
         if not guarded(e):  # any other wide value: its pair's num, if it is small
-            num = sql_wide.num(self.compile(e))
+            num = self.wide.num(self.compile(e))
             out = _Native(num, exp.Abs(this=cast(num.copy(), DOUBLE.copy())))
         elif isinstance(e, T.TUn):
             a = self._native(e.expr, g, implied=True)
