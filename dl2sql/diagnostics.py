@@ -99,6 +99,16 @@ class IntegerOverflow(RuntimeFailure):
     the user sees this only where nothing runs it again."""
 
 
+class DecimalOverflow(RuntimeFailure):
+    """The engine's own check failed a DECIMAL(38,0) operation (DuckDB's, always on): a
+    NARROW run takes it as an :class:`IntegerOverflow` (its plan leaves that check to
+    DuckDB), any other run reports it."""
+
+
+# what a run in the NARROW representation of wide integers meets when a value outgrows it
+OVERFLOWS = (IntegerOverflow, DecimalOverflow)
+
+
 def runtime_failure(message: str) -> RuntimeFailure:
     """The failure that ``message`` reports: an :class:`IntegerOverflow` when it holds
     :data:`OVERFLOW_MARKER`, else a plain :class:`RuntimeFailure`."""

@@ -21,7 +21,7 @@ from sqlglot import exp
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.speculation import switched
-from dl2sql.diagnostics import InputError, IntegerOverflow
+from dl2sql.diagnostics import OVERFLOWS, InputError, RuntimeFailure
 from dl2sql.engines import engine_of
 from dl2sql.passes.bags import is_bag
 from dl2sql.incremental.execute import Choice, Outcome, Updater
@@ -125,11 +125,11 @@ class Maintained:
         store the relations WIDE and apply it again."""
         try:
             return self.apply_rows(bind(self.compiled))
-        except IntegerOverflow as overflow:
+        except OVERFLOWS as overflow:
             self._widen(overflow)
         return self.apply_rows(bind(self.compiled))
 
-    def _widen(self, overflow: IntegerOverflow) -> None:
+    def _widen(self, overflow: RuntimeFailure) -> None:
         """Store every relation in the next representation of wide integers (the
         relations as they are: the failed transaction left nothing), or raise
         ``overflow`` where there is none."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable, TypeVar
 
 from dl2sql.compiler import CompiledProgram
-from dl2sql.diagnostics import OVERFLOW_MARKER, IntegerOverflow
+from dl2sql.diagnostics import OVERFLOW_MARKER, OVERFLOWS, IntegerOverflow, RuntimeFailure
 
 R = TypeVar("R")
 
@@ -28,12 +28,13 @@ def speculate(compiled: CompiledProgram, attempt: Callable[[CompiledProgram], R]
     """``attempt(program)`` with ``program`` in ``compiled``'s representation, and
     where that raises IntegerOverflow, in each later one in turn (reported to
     ``progress``); the program it succeeded with, and its result. ``attempt`` starts
-    from the inputs each time: it binds them itself."""
+    from the inputs each time: it binds them itself. (An engine's own DECIMAL overflow
+    counts as an IntegerOverflow in a NARROW plan, which leaves that check to it.)"""
     program = compiled
     while True:
         try:
             return program, attempt(program)
-        except IntegerOverflow as e:
+        except OVERFLOWS as e:
             wider = program.fallback()
             if wider is None:
                 raise
@@ -41,13 +42,18 @@ def speculate(compiled: CompiledProgram, attempt: Callable[[CompiledProgram], R]
             program = wider
 
 
-def switched(progress, overflow: IntegerOverflow) -> None:
+def switched(progress, overflow: RuntimeFailure) -> None:
     """Tell ``progress`` (if it listens) that a run goes on with wide integers, and why."""
     note = getattr(progress, "on_wide_integers", None)
     if note is not None:
         note(reason(overflow))
 
 
-def reason(overflow: IntegerOverflow) -> str:
+def reason(overflow: RuntimeFailure) -> str:
     """Why a run went WIDE, for the user: the overflow's message without its marker."""
-    return str(overflow).replace(OVERFLOW_MARKER, "", 1).strip()
+    text = str(overflow)
+    if not isinstance(overflow, IntegerOverflow):  # the engine's own DECIMAL check
+        engine = text[text.find("(engine: "):] if "(engine: " in text else f"({text})"
+        return f"a value of a wide integer type needs more than the 38 digits of " \
+               f"DECIMAL(38,0) {engine}"
+    return text.replace(OVERFLOW_MARKER, "", 1).strip()

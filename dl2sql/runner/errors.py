@@ -15,20 +15,23 @@ from __future__ import annotations
 import contextlib
 import re
 
-from dl2sql.diagnostics import InputError, RuntimeFailure, overflow_failure
+from dl2sql.diagnostics import DecimalOverflow, InputError, RuntimeFailure, overflow_failure
 from dl2sql.runtime.udf import udf_failure
 
+# (what the engine's error holds, what it means, the failure raised)
 _KNOWN_FAILURES = (
     (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
-     "division by zero"),
+     "division by zero", RuntimeFailure),
     (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
      "integer overflow: a result does not fit in the engine's DECIMAL(38,0), where dl2sql "
-     "computes bit<64> (wider integers and bigint leave it before they would overflow)"),
+     "computes bit<64> (wider integers and bigint leave it before they would overflow)",
+     DecimalOverflow),
     # a local checkpoint's blocks died with their executor
     (("Checkpoint block", "checkpointed this partition is no longer alive"),
      "an executor was lost, and with it tables that dl2sql kept in local checkpoints; "
      "give a checkpoint directory that every node can reach (--checkpoint-dir, "
-     "checkpoint_dir= or spark.checkpoint.dir) so that runs survive lost executors"),
+     "checkpoint_dir= or spark.checkpoint.dir) so that runs survive lost executors",
+     RuntimeFailure),
 )
 
 # the last line of a Python traceback: `pkg.module.SomeError: message`
@@ -48,7 +51,7 @@ def engine_errors():
         if _is_interrupt(e):
             raise KeyboardInterrupt from e
         overflow_failure(e)  # a NARROW plan's value beyond 38 digits
-        raise RuntimeFailure(engine_message(e)) from e
+        raise _failure(e)(engine_message(e)) from e
 
 
 def _is_interrupt(e: Exception) -> bool:
@@ -61,13 +64,22 @@ def engine_message(e: BaseException) -> str:
     if failed is not None:
         return failed
     text = str(e)
-    for needles, message in _KNOWN_FAILURES:
+    for needles, message, _ in _KNOWN_FAILURES:
         if any(n in text for n in needles):
             return f"{message} (engine: {_first_line(text)[:300]})"
     worker = python_worker_exception(text)
     if worker is not None:
         return f"a Python worker of the engine failed: {worker}"
     return f"the engine failed while evaluating the program: {_first_line(text)[:300]}"
+
+
+def _failure(e: BaseException) -> type:
+    """The kind of RuntimeFailure that engine error ``e`` is."""
+    if udf_failure(e) is None:
+        for needles, _, kind in _KNOWN_FAILURES:
+            if any(n in str(e) for n in needles):
+                return kind
+    return RuntimeFailure
 
 
 def python_worker_exception(text: str) -> str | None:

@@ -23,8 +23,11 @@ are put together depends on the engine (``ExprCompiler.guard_mode``):
 * ``fail`` (the NARROW representation, every engine: values are plain DECIMALs,
   :mod:`dl2sql.sqlgen.wide_ints`): ``CASE WHEN guard THEN native ELSE failure END``,
   the failure an :class:`~dl2sql.diagnostics.IntegerOverflow`, after which the run
-  starts again with the WIDE representation. The guard, not the engine's own overflow
-  check, decides: Spark without ANSI mode gives NULL where a DECIMAL overflows.
+  starts again with the WIDE representation. On Spark the guard decides (without
+  ANSI mode Spark gives NULL where a DECIMAL overflows); DuckDB fails on any DECIMAL
+  overflow itself (``Dialect.checked_decimals``: a
+  :class:`~dl2sql.diagnostics.DecimalOverflow`, which a NARROW run takes as an
+  IntegerOverflow), so there only the value checks remain.
 """
 from __future__ import annotations
 
@@ -83,17 +86,25 @@ class _Native:
 
 @dataclass
 class _Guard:
-    """Bounds (each below its limit) and, after them, the ordered value checks."""
+    """Bounds (each below its limit) and, after them, the ordered value checks; without
+    ``bounded``, the bounds are left to the engine (see :meth:`expression`)."""
 
     bounds: list = field(default_factory=list)
     checks: list = field(default_factory=list)
     never: bool = False
+    bounded: bool = True
 
-    def expression(self) -> exp.Expression:
+    def expression(self) -> exp.Expression | None:
+        """The guard, or None where nothing needs checking. Not ``bounded``, an engine
+        that fails on a DECIMAL overflow (``Dialect.checked_decimals``) checks every
+        operation itself: a NARROW plan then pays nothing for the guard but its value
+        checks (an overflow inside one of them fails as any other)."""
         if self.never:
             return exp.false()
+        if not self.bounded and not self.checks:
+            return None
         unique = {}  # a value used twice has its bound twice
-        for b, limit in self.bounds:
+        for b, limit in self.bounds if self.bounded else ():
             unique.setdefault(b.sql(), exp.LT(this=b, expression=_double(limit)))
         within = exp.and_(*unique.values()) if unique else exp.true()
         if not self.checks:
@@ -101,7 +112,7 @@ class _Guard:
         # CASE keeps the order: a check runs only where the bounds (and the checks
         # before it) hold, so its DECIMAL operations cannot overflow or divide by zero
         ifs = [exp.If(this=exp.Not(this=c), true=exp.false())
-               for c in [within] + self.checks]
+               for c in ([within] if unique else []) + self.checks]
         return exp.Case(ifs=ifs, default=exp.true())
 
 
@@ -136,13 +147,15 @@ class WideArith:
         ``text`` (``e`` converted to a string), that string."""
         if self.lambda_vars and self.guard_mode != "fail":
             raise InsideLambda()  # the guard or the UDF would read a lambda's variable
-        g = _Guard()
+        g = _Guard(bounded=self.guard_mode != "fail" or not self.dialect.checked_decimals)
         if text is not None:  # the digits of a small value
             native = cast(cast(self._native(e, g).dec, DECIMAL.copy()), sql_wide.STRING.copy())
             e = text
         else:
             native = self._wide_result(e, g)
         guard = g.expression()
+        if guard is None:
+            return native
         if self.guard_mode == "fail":
             fallback = self.wide.overflow(_in_rule(self.rule_span))
         elif self.guard_mode == "split":

@@ -28,10 +28,6 @@ SELECT DISTINCT
   CASE
     WHEN CASE
       WHEN NOT (
-        ABS(CAST("t1"."u" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
         "t1"."u" + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
@@ -44,10 +40,6 @@ SELECT DISTINCT
   END AS "u1",
   CASE
     WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t1"."u" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
       WHEN NOT (
         "t1"."u" - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
@@ -62,11 +54,6 @@ SELECT DISTINCT
   CASE
     WHEN CASE
       WHEN NOT (
-        ABS(CAST("t1"."u" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST("t1"."u" AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
         "t1"."u" * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
@@ -77,100 +64,37 @@ SELECT DISTINCT
       'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
     )
   END AS "u3",
-  CASE
-    WHEN ABS(CAST("t1"."s" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."s" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
-    )
-  END AS "s1",
-  CASE
-    WHEN ABS(CAST("t1"."s" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."s" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
-    )
-  END AS "s2",
-  CASE
-    WHEN ABS(CAST("t1"."s" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST(-"t1"."s" AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
-    )
-  END AS "s3",
-  CASE
-    WHEN ABS(CAST("t1"."s" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t1"."s" AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."s" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
-    )
-  END AS "s4",
-  CASE
-    WHEN ABS(CAST("t1"."u" AS DOUBLE)) + ABS(CAST("t1"."s" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."u" + "t1"."s" AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
-    )
-  END AS "wide"
+  CAST("t1"."s" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "s1",
+  CAST("t1"."s" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "s2",
+  CAST(-"t1"."s" AS DECIMAL(38, 0)) AS "s3",
+  CAST("t1"."s" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "s4",
+  CAST("t1"."u" + "t1"."s" AS DECIMAL(38, 0)) AS "wide"
 FROM "W" AS "t1";
 -- Casts
 CREATE OR REPLACE TEMPORARY VIEW "Casts" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
+  CAST((
+    (
+      CAST("t1"."x" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+  ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS "s",
+  CAST(CAST((
+    (
+      CAST("t1"."x" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+  ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) AS "back",
+  CAST("t1"."x" AS DECIMAL(38, 0)) AS "s128",
   CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST((
-      (
-        CAST("t1"."x" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
-    )
-  END AS "s",
-  CAST(CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST((
-      (
-        CAST("t1"."x" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
-    )
-  END AS DECIMAL(38, 0)) AS "back",
-  CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."x" AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
-    )
-  END AS "s128",
-  CASE
-    WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t1"."x" >= CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
+    WHEN CASE WHEN NOT (
+      "t1"."x" >= CAST(0 AS DECIMAL(38, 0))
+    ) THEN FALSE ELSE TRUE END
     THEN CAST("t1"."x" AS DECIMAL(38, 0))
     ELSE ERROR(
       'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
     )
   END AS "u128",
-  CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."x" AS DOUBLE)
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
-    )
-  END AS "d"
+  CAST("t1"."x" AS DOUBLE) AS "d"
 FROM "N" AS "t1";
 -- Misc
 CREATE OR REPLACE TEMPORARY VIEW "Misc" AS
@@ -194,25 +118,8 @@ FROM "N" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "Text" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
-  CAST("t1"."x" AS TEXT) || '|' || CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST(CAST(-"t1"."x" AS DECIMAL(38, 0)) AS TEXT)
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:34:1'
-    )
-  END || '|' || CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t1"."x" AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN CAST(CAST("t1"."x" * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS TEXT)
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:34:1'
-    )
-  END || '|' || CAST(CASE
+  CAST("t1"."x" AS TEXT) || '|' || CAST(CAST(-"t1"."x" AS DECIMAL(38, 0)) AS TEXT) || '|' || CAST(CAST("t1"."x" * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS TEXT) || '|' || CAST(CASE
     WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t1"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
       WHEN NOT (
         CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
       )
@@ -252,13 +159,7 @@ SELECT DISTINCT
   "t2"."name" AS "b"
 FROM "N" AS "t1"
 JOIN "N" AS "t2"
-  ON "t2"."x" = CASE
-    WHEN ABS(CAST("t1"."x" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."x" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:22:1'
-    )
-  END;
+  ON "t2"."x" = CAST("t1"."x" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0));
 -- Same
 CREATE OR REPLACE TEMPORARY VIEW "Same" AS
 SELECT DISTINCT
@@ -282,60 +183,22 @@ CREATE OR REPLACE TEMPORARY VIEW "Arith" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
   "t3"."name" AS "b",
+  CAST("t2"."x" + "t4"."x" AS DECIMAL(38, 0)) AS "sum",
+  CAST("t2"."x" - "t4"."x" AS DECIMAL(38, 0)) AS "diff",
+  CAST("t2"."x" * "t4"."x" AS DECIMAL(38, 0)) AS "prod",
   CASE
-    WHEN ABS(CAST("t2"."x" AS DOUBLE)) + ABS(CAST("t4"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t2"."x" + "t4"."x" AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
-    )
-  END AS "sum",
-  CASE
-    WHEN ABS(CAST("t2"."x" AS DOUBLE)) + ABS(CAST("t4"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t2"."x" - "t4"."x" AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
-    )
-  END AS "diff",
-  CASE
-    WHEN ABS(CAST("t2"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t4"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t2"."x" AS DOUBLE)) * ABS(CAST("t4"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t2"."x" * "t4"."x" AS DECIMAL(38, 0))
-    ELSE ERROR(
-      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
-    )
-  END AS "prod",
-  CASE
-    WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t4"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST("t2"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t4"."x" <> CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
+    WHEN CASE WHEN NOT (
+      "t4"."x" <> CAST(0 AS DECIMAL(38, 0))
+    ) THEN FALSE ELSE TRUE END
     THEN CAST(CAST(CAST("t2"."x" AS INT128) // CAST("t4"."x" AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
     ELSE ERROR(
       'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
     )
   END AS "quot",
   CASE
-    WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t4"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST("t2"."x" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t4"."x" <> CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
+    WHEN CASE WHEN NOT (
+      "t4"."x" <> CAST(0 AS DECIMAL(38, 0))
+    ) THEN FALSE ELSE TRUE END
     THEN CAST(CAST("t2"."x" % "t4"."x" AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
     ELSE ERROR(
       'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
