@@ -107,14 +107,18 @@ class DecimalOverflow(RuntimeFailure):
 
 # what a run in the NARROW representation of wide integers meets when a value outgrows it
 OVERFLOWS = (IntegerOverflow, DecimalOverflow)
+# how a DecimalOverflow's message starts (it may travel as text: a constant's failure)
+DECIMAL_OVERFLOW = "integer overflow: a result does not fit in the engine's DECIMAL(38,0)"
 
 
 def runtime_failure(message: str) -> RuntimeFailure:
     """The failure that ``message`` reports: an :class:`IntegerOverflow` when it holds
-    :data:`OVERFLOW_MARKER`, else a plain :class:`RuntimeFailure`."""
+    :data:`OVERFLOW_MARKER`, a :class:`DecimalOverflow` when it is one's, else a plain
+    :class:`RuntimeFailure`."""
     at = message.find(OVERFLOW_MARKER)
     if at < 0:
-        return RuntimeFailure(message)
+        kind = DecimalOverflow if message.startswith(DECIMAL_OVERFLOW) else RuntimeFailure
+        return kind(message)
     text = message[at:].splitlines()[0]
     for end in ("'. SQLSTATE", "\". SQLSTATE", " SQLSTATE"):  # the engine's context
         text = text.split(end, 1)[0]

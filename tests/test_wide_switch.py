@@ -111,6 +111,27 @@ def test_a_constant_beyond_38_digits_starts_wide(engine):
     assert progress.widened == []
 
 
+CONSTANT = """
+relation Pow(i: u32, x: bigint)
+Pow(0, 7).
+Pow(i + 1, x * 1000) :- Pow(i, x), i < 15.
+input relation Ask(i: u32)
+output relation Answer(i: u32, x: bigint)
+Answer(i, x) :- Ask(i), Pow(i, x).
+"""
+
+
+def test_a_constant_stratum_crossing_38_digits(engine):
+    # Pow reads no input: on Spark it is evaluated when the plan is made, on the oracle,
+    # and loaded (dl2sql.plan.constants); its NARROW evaluation fails there, and the
+    # load raises the overflow when the run reaches it
+    program = dl2sql.compile(CONSTANT)
+    progress = RecordingProgress()
+    out = _run(program, engine, {"Ask": [(3,), (15,)]}, progress)
+    assert out["Answer"] == [(3, 7 * 1000 ** 3), (15, 7 * 1000 ** 15)]
+    assert len(progress.widened) == 1 and program.last_compiled.representation == WIDE
+
+
 POWERS = """
 input relation Seed(k: string, x: bigint)
 input relation Steps(n: u32)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import re
 
-from dl2sql.diagnostics import DecimalOverflow, InputError, RuntimeFailure, overflow_failure
+from dl2sql.diagnostics import (DECIMAL_OVERFLOW, DecimalOverflow, InputError, RuntimeFailure,
+                                overflow_failure)
 from dl2sql.runtime.udf import udf_failure
 
 # (what the engine's error holds, what it means, the failure raised)
@@ -23,9 +24,8 @@ _KNOWN_FAILURES = (
     (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
      "division by zero", RuntimeFailure),
     (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
-     "integer overflow: a result does not fit in the engine's DECIMAL(38,0), where dl2sql "
-     "computes bit<64> (wider integers and bigint leave it before they would overflow)",
-     DecimalOverflow),
+     f"{DECIMAL_OVERFLOW}, where dl2sql computes bit<64> (wider integers and bigint "
+     f"leave it before they would overflow)", DecimalOverflow),
     # a local checkpoint's blocks died with their executor
     (("Checkpoint block", "checkpointed this partition is no longer alive"),
      "an executor was lost, and with it tables that dl2sql kept in local checkpoints; "
