@@ -307,5 +307,13 @@ class RowsInput:
                                  f"({', '.join(n for n, _ in columns)})")
             out.append(builtins.tuple(to_sql(t, v, env) for (_, t), v in zip(columns, values)))
         if not is_bag(self.compiled.relations[self.relation]):
-            out = builtins.list(dict.fromkeys(out))  # a stream's or multiset's copies stay
+            # a stream's or multiset's copies stay; arrays (Vec, Set, Map) are lists
+            out = builtins.list({_hashable(row): row for row in out}.values())
         runner.load(table, out)
+
+
+def _hashable(value):
+    """A normalised row or value with its lists as tuples (equal where it is equal)."""
+    if isinstance(value, (builtins.list, builtins.tuple)):
+        return builtins.tuple(_hashable(v) for v in value)
+    return value
