@@ -132,6 +132,25 @@ def test_a_constant_stratum_crossing_38_digits(engine):
     assert len(progress.widened) == 1 and program.last_compiled.representation == WIDE
 
 
+SQUARES = """
+import vec
+input relation V(k: u32, v: Vec<bigint>)
+output relation W(k: u32, w: Vec<bigint>)
+W(k, v.map(|x| x * x + 1)) :- V(k, v).
+"""
+
+
+@pytest.mark.parametrize("big", [10 ** 10, 10 ** 20])
+def test_arithmetic_inside_a_sql_lambda(engine, big):
+    # the NARROW plan computes inside the array function's lambda, its guard there too
+    program = dl2sql.compile(SQUARES)
+    progress = RecordingProgress()
+    out = _run(program, engine, {"V": [(1, (3, big, -big))]}, progress)
+    assert [(k, [int(x) for x in w]) for k, w in out["W"]] == [
+        (1, [10, big * big + 1, big * big + 1])]
+    assert program.last_compiled.representation == (NARROW if big < 10 ** 19 else WIDE)
+
+
 POWERS = """
 input relation Seed(k: string, x: bigint)
 input relation Steps(n: u32)
@@ -315,3 +334,30 @@ def test_check_agrees_across_the_switch(spark, tmp_path, capsys):
                                                     "start; insert Upto(36); commit;\ndump;\n")
     assert main(["check", program, "--commands", commands]) == 0
     assert "spark and duckdb agree" in capsys.readouterr().out
+
+
+def test_run_with_state_switches_and_goes_on_wide(tmp_path, capsys):
+    from dl2sql.cli.main import main
+
+    program = tmp_path / "p.dl"
+    program.write_text(POWERS)
+    days = [tmp_path / f"day{i}" for i in range(3)]
+    for day in days:
+        day.mkdir()
+    (days[0] / "Seed.csv").write_text("k,x\na,3\n")
+    (days[0] / "Steps.csv").write_text("n\n2\n")
+    (days[1] / "Steps.insert.csv").write_text("n\n7\n")
+    (days[2] / "Steps.delete.csv").write_text("n\n7\n")
+    out, state = tmp_path / "out", tmp_path / "state"
+    shown = []
+    for day in days:
+        assert main(["run", str(program), "--engine", "duckdb", "--state", str(state),
+                     "--input", str(day), "--output", str(out), "--format", "csv",
+                     "--quiet", "--explain"]) == 0
+        shown.append(capsys.readouterr().out)
+        shown.append(sorted((out / "Top.csv").read_text().splitlines()[1:]))
+    assert "== integers\nnarrow: DECIMAL(38,0)" in shown[0] and shown[1] == [f"{3 ** 4},1"]
+    assert "== integers\nwide: stored as (num, big) pairs from now on" in shown[2]
+    assert shown[3] == [f"{3 ** 128},1", f"{3 ** 4},-1"]
+    assert "== integers\nwide: (num, big) pairs (as the state was stored already)" in shown[4]
+    assert shown[5] == [f"{3 ** 128},-1", f"{3 ** 4},1"]
