@@ -151,6 +151,28 @@ def test_arithmetic_inside_a_sql_lambda(engine, big):
     assert program.last_compiled.representation == (NARROW if big < 10 ** 19 else WIDE)
 
 
+NEGATED = """
+input relation A(x: bigint)
+input relation B(x: bigint)
+output relation Lone(x: bigint)
+Lone(x) :- A(x), not B(x * 10).
+"""
+
+
+def test_arithmetic_in_a_negated_atom(engine):
+    # a negation's condition is compiled apart from the rule's SELECT: NARROW, it too is
+    # native SQL whose guard fails the query (no interpreter)
+    program = dl2sql.compile(NEGATED)
+    assert "udf" not in " ".join(program.sql(engine.dialect)).lower()
+    big = 2 * 10 ** 37  # fits; ten times it does not
+    progress = RecordingProgress()
+    out = _run(program, engine, {"A": [(1,), (2,), (big,)], "B": [(10,)]}, progress)
+    assert out["Lone"] == [(2,), (big,)] and program.last_compiled.representation == WIDE
+    assert len(progress.widened) == 1
+    out = _run(program, engine, {"A": [(1,), (2,)], "B": [(10,)]})
+    assert out["Lone"] == [(2,)] and program.last_compiled.representation == NARROW
+
+
 POWERS = """
 input relation Seed(k: string, x: bigint)
 input relation Steps(n: u32)
