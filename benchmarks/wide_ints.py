@@ -1,14 +1,19 @@
 """Wide integers on their small-value path: path weights summed over a layered graph
 (``programs/weights_bigint.dl``, bigint node ids and weights: joins on bigint keys,
 ``+`` and a ``min`` group), with ``programs/weights_u64.dl`` (the same with bit<64>)
-as the control.
+as the control. The bigint program runs in both representations of wide integers:
+``narrow`` (plain DECIMAL(38,0), what its runs start with and keep while every value
+fits) and ``wide`` (the (num, big) pairs, forced: what a run goes on with once a value
+needs more than 38 digits).
 
     python -m benchmarks.wide_ints [--runs 5] [--layers 8] [--width 30] [--no-spark]
 
-Each variant runs once to warm up, then round-robin; prints every sample, the median
-and the spread (min-max), and the row counts, which must agree between the variants.
-To compare two versions of dl2sql, run this script once with each on the path
-(``PYTHONPATH=<checkout>``), alternately, and take the ratio of the medians.
+Each variant runs once to warm up, then round-robin in one process; prints every
+sample, the median and the spread (min-max), the ratios of the medians to u64's on
+the same engine, and the row counts, which must agree between the variants. On
+DuckDB the CPU time of this process is measured too (all of DuckDB's threads: less
+disturbed by other load than the wall time). To compare two versions of dl2sql, run
+this script once with each on the path (``PYTHONPATH=<checkout>``), alternately.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from dl2sql.api.evaluate import Evaluator  # noqa: E402
 from dl2sql.compiler import compile_file  # noqa: E402
 from dl2sql.plan.interpret import execute  # noqa: E402
 from dl2sql.runtime.convert import to_sql  # noqa: E402
+from dl2sql.types.model import NARROW, WIDE  # noqa: E402
 
 
 def layered(layers: int, width: int, degree: int = 3, seed: int = 5) -> list[tuple]:
@@ -74,8 +80,10 @@ def main(argv=None) -> int:
     from dl2sql.runner.duckdb_runner import DuckDBRunner
 
     edges = layered(args.layers, args.width)
-    programs = {kind: compile_file(str(PROGRAMS / f"weights_{kind}.dl"))
-                for kind in ("bigint", "u64")}
+    bigint = compile_file(str(PROGRAMS / "weights_bigint.dl"))
+    assert bigint.representation == NARROW  # what its runs start with
+    programs = {"u64": compile_file(str(PROGRAMS / "weights_u64.dl")),
+                "bigint narrow": bigint, "bigint wide": bigint.represented(WIDE)}
     inputs = {kind: {"Edge": _rows(p, "Edge", edges)} for kind, p in programs.items()}
     variants = {}
     for kind, program in programs.items():
@@ -102,13 +110,20 @@ def main(argv=None) -> int:
             rows[label] = n
     print(f"{len(edges)} edges; Dist rows: {sorted(set(rows.values()))}")
     for label, xs in samples.items():
-        line = (f"{label:<14} median {statistics.median(xs):6.3f} s  (min {min(xs):.3f}, "
+        line = (f"{label:<20} median {statistics.median(xs):6.3f} s  (min {min(xs):.3f}, "
                 f"max {max(xs):.3f}; {', '.join(f'{x:.3f}' for x in xs)})")
         if "DuckDB" in label:
             ys = cpu[label]
             line += (f"  CPU median {statistics.median(ys):6.3f} s (min {min(ys):.3f}, "
                      f"max {max(ys):.3f})")
         print(line)
+    for label in samples:
+        control = label.replace(label.rsplit(" ", 1)[0], "u64")
+        if label != control:
+            print(f"{label:<20} / {control}: " + ", ".join(
+                f"{what} {statistics.median(xs[label]) / statistics.median(xs[control]):.2f}x"
+                for what, xs in (("wall", samples), ("CPU", cpu))
+                if "DuckDB" in label or what == "wall"))
     return 0 if len(set(rows.values())) == 1 else 1
 
 

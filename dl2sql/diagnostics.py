@@ -88,6 +88,49 @@ class RuntimeFailure(Exception):
     """An error while running a program (bad input row, overflow, division by zero)."""
 
 
+# Starts the message of an IntegerOverflow, also where an engine carries it inside its
+# own error (a failing query, a UDF's exception): :func:`runtime_failure` finds it.
+OVERFLOW_MARKER = "dl2sql-integer-overflow:"
+
+
+class IntegerOverflow(RuntimeFailure):
+    """A value of a wide integer type needs more than the 38 digits of its narrow form
+    (DECIMAL(38,0)): the run starts again with wide integers (dl2sql.api.speculation);
+    the user sees this only where nothing runs it again."""
+
+
+class DecimalOverflow(RuntimeFailure):
+    """The engine's own check failed a DECIMAL(38,0) operation (DuckDB's, always on): a
+    NARROW run takes it as an :class:`IntegerOverflow` (its plan leaves that check to
+    DuckDB), any other run reports it."""
+
+
+# what a run in the NARROW representation of wide integers meets when a value outgrows it
+OVERFLOWS = (IntegerOverflow, DecimalOverflow)
+# how a DecimalOverflow's message starts (it may travel as text: a constant's failure)
+DECIMAL_OVERFLOW = "integer overflow: a result does not fit in the engine's DECIMAL(38,0)"
+
+
+def runtime_failure(message: str) -> RuntimeFailure:
+    """The failure that ``message`` reports: an :class:`IntegerOverflow` when it holds
+    :data:`OVERFLOW_MARKER`, a :class:`DecimalOverflow` when it is one's, else a plain
+    :class:`RuntimeFailure`."""
+    at = message.find(OVERFLOW_MARKER)
+    if at < 0:
+        kind = DecimalOverflow if message.startswith(DECIMAL_OVERFLOW) else RuntimeFailure
+        return kind(message)
+    text = message[at:].splitlines()[0]
+    for end in ("'. SQLSTATE", "\". SQLSTATE", " SQLSTATE"):  # the engine's context
+        text = text.split(end, 1)[0]
+    return IntegerOverflow(text.rstrip("'\" "))
+
+
+def overflow_failure(error: BaseException) -> None:
+    """Raise the :class:`IntegerOverflow` that an engine's ``error`` carries, if any."""
+    if OVERFLOW_MARKER in str(error):
+        raise runtime_failure(str(error)) from None
+
+
 class InputError(Exception):
     """Data handed to a program does not fit it (an unknown relation, a missing
     column, a column of the wrong type, an unreadable file); the message names the

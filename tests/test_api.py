@@ -144,3 +144,13 @@ def test_compile_errors_and_extern_bindings(tmp_path):
     program = dl2sql.compile(str(src), extern={"f": lambda x: x + 41})
     out = program.run(engine="duckdb")
     assert out["O"].fetchall() == [(42,)]
+
+
+def test_python_rows_with_collections(engine):
+    """Rows given in Python whose values are vectors, sets or maps (stored as arrays:
+    lists, which a row's duplicates were once found by hashing)."""
+    program = dl2sql.compile("input relation In(k: u32, v: Vec<string>, m: Map<u32, string>)\n"
+                             "output relation Out(k: u32, n: usize)\n"
+                             "Out(k, v.len() + m.size()) :- In(k, v, m).\n")
+    rows = [(1, ("a", "b"), ((2, "x"),)), (1, ("a", "b"), ((2, "x"),)), (2, (), ())]
+    assert _rows(_run(program, engine, {"In": rows})["Out"]) == [(1, 3), (2, 0)]

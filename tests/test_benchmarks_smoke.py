@@ -21,4 +21,5 @@ def test_wide_ints_benchmark_runs_duckdb(capsys):
 
     assert wide_ints.main(["--no-spark", "--runs", "1", "--layers", "4", "--width", "5"]) == 0
     out = capsys.readouterr().out
-    assert "bigint DuckDB" in out and "u64 DuckDB" in out
+    assert "bigint narrow DuckDB" in out and "bigint wide DuckDB" in out and "u64 DuckDB" in out
+    assert "bigint narrow DuckDB / u64 DuckDB: wall" in out

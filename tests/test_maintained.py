@@ -347,3 +347,19 @@ def test_a_relation_named_like_a_short_alias(engine):
     changes = live.apply(delete={"In": [(2,)]})
     assert sorted_rows(changes["M"]) == [(2, -1)]
     assert sorted_rows(live.contents("M")) == [(3,)]
+
+
+def test_changes_of_wide_integers_are_in_output_form(engine):
+    """A transaction's changes hold wide integers as their decimal text, as the
+    relation's contents and the run's outputs do (they held the stored form)."""
+    program = dl2sql.compile("input relation In(x: bigint)\n"
+                             "output relation Big(x: bigint, v: Vec<bigint>)\n"
+                             "Big(x * x, [x, -x]) :- In(x).\n")
+    huge = 10 ** 30 + 7
+    live = maintain_on(program, engine, {"In": [(2,)]})
+    changes = live.apply(insert={"In": [(huge,)]}, delete={"In": [(2,)]})
+    rows = sorted((x, list(v), w) for x, v, w in collected(changes["Big"]))
+    assert rows == sorted([(str(huge * huge), [str(huge), str(-huge)], 1),
+                           ("4", ["2", "-2"], -1)])
+    assert sorted((x, list(v)) for x, v in collected(live.contents("Big"))) == [
+        (str(huge * huge), [str(huge), str(-huge)])]

@@ -156,3 +156,19 @@ def test_modify_needs_a_primary_key(engine):
     live = maintain_on(program, engine, {"E": [(1, 2)]})
     with pytest.raises(InputError, match="`modify` needs a primary key"):
         live.apply(modify={"E": [(1, {"d": 3})]})
+
+
+def test_a_modified_value_beyond_38_digits_stores_the_relations_wide(engine):
+    program = dl2sql.compile("""
+input relation Account(id: u32, balance: bigint) primary key (a) a.id
+output relation Rich(id: u32, balance: bigint)
+Rich(id, b) :- Account(id, b), b > 1000.
+""")
+    live = maintain_on(program, engine, {"Account": [(1, 5), (2, 2000)]})
+    huge = 10 ** 40 + 7
+    changes = live.apply(modify={"Account": [(1, {"balance": huge})]})
+    assert live.compiled.representation == "wide"
+    assert sorted((int(i), int(b), w) for i, b, w in collected(changes["Rich"])) == [
+        (1, huge, 1)]
+    assert sorted((int(i), int(b)) for i, b in collected(live.contents("Rich"))) == [
+        (1, huge), (2, 2000)]

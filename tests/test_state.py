@@ -9,7 +9,7 @@ from dl2sql.engines import engine_of
 from dl2sql.cli.main import main
 from dl2sql.diagnostics import InputError
 from dl2sql.plan.nodes import Load
-from engines import maintain_on, sorted_rows
+from engines import collected, maintain_on, sorted_rows
 
 TC = """
 input relation Edge(s: u32, d: u32)
@@ -176,3 +176,29 @@ def test_state_at_a_hadoop_url(spark, tmp_path):
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match="holds files but no saved version"):
         program.maintain(spark=spark, state=(tmp_path / "other").as_uri())
+
+
+GROUPED = """
+input relation Tag(t: string, x: bigint)
+output relation ByValue(x: bigint, tags: Vec<string>)
+ByValue(x, tags) :- Tag(t, x), var tags = t.group_by(x).to_vec().
+"""
+
+
+def test_a_saved_group_of_wide_integers_is_read_back(engine, tmp_path):
+    # the group_by's helper relation holds Group<bigint, string> values, which a saved
+    # state reads back from its files like any other value (their keys were read as
+    # text, not as the integers' stored form)
+    huge = 10 ** 50 + 1
+    program = dl2sql.compile(GROUPED)
+    live = maintain_on(program, engine, {"Tag": [("a", huge), ("b", huge), ("c", 1)]})
+    live.save(str(tmp_path / "state"))
+    live.close()
+    if engine.dialect == "spark":
+        again = program.maintain(spark=engine.spark, state=str(tmp_path / "state"))
+    else:
+        again = program.maintain(engine="duckdb", con=engine.con, state=str(tmp_path / "state"))
+    changes = again.apply(insert={"Tag": [("d", huge)]})
+    assert sorted((int(x), list(tags), w) for x, tags, w in collected(changes["ByValue"])) == [
+        (huge, ["a", "b"], -1), (huge, ["a", "b", "d"], 1)]
+    again.close()

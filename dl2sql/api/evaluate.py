@@ -1,6 +1,7 @@
 """Running a compiled program on a runner with runtime values in and out."""
 from __future__ import annotations
 
+from dl2sql.api.speculation import speculate
 from dl2sql.api.transformers import bind_transformers
 from dl2sql.compiler import CompiledProgram
 from dl2sql.diagnostics import Diagnostics
@@ -17,7 +18,10 @@ class Evaluator:
     """Evaluates a program from scratch on given inputs (DDlog values in, out).
 
     This is the object replay drives: ``type_env``, ``relations`` and ``evaluate``.
-    ``loops`` replaces the engine's loop policy (:mod:`dl2sql.plan.loops`).
+    ``loops`` replaces the engine's loop policy (:mod:`dl2sql.plan.loops`). ``program``
+    is in the representation of wide integers that :meth:`run` uses; :meth:`evaluate`
+    goes on to the next where a value outgrows it (:mod:`dl2sql.api.speculation`),
+    and stays there.
     """
 
     def __init__(self, program: CompiledProgram, runner, progress=None,
@@ -35,14 +39,21 @@ class Evaluator:
     def register_udfs(self, plan) -> None:
         """Register the Python UDFs of ``plan`` (or of an update plan) on the runner
         (each once per runner)."""
-        register_udfs(self.runner, plan, self.type_env, self.program.functions,
+        register_udfs(self.runner, plan, self.program.type_env, self.program.functions,
                       self.externs, self._registered)
 
     def evaluate(self, inputs: dict[str, set], relations=None) -> dict[str, set]:
         """Contents of every non-input relation and of the inputs read delayed (or of
         ``relations``) given the full contents of the input relations: sets, or lists
         of rows for streams and multisets (a row as many times as its weight)."""
-        p, env = self.program, self.type_env
+        def attempt(program):
+            self.program = program
+            return self._evaluate(inputs, relations)
+        self.program, out = speculate(self.program, attempt, self.progress)
+        return out
+
+    def _evaluate(self, inputs: dict[str, set], relations) -> dict[str, set]:
+        p, env = self.program, self.program.type_env
         with self.runner.running(), engine_errors():
             self.run({rel: rows_of(p, rel, inputs.get(rel, ())) for rel in p.input_relations()})
             plan = p.plan_for(self.runner.engine, self.loops)

@@ -6,7 +6,10 @@
 >>> live.contents("Reach").show()    # every row now
 
 The relations stay stored on the engine between transactions; a transaction costs
-about what it changes (:mod:`dl2sql.incremental`).
+about what it changes (:mod:`dl2sql.incremental`). Wide integers are stored NARROW
+while they fit (:mod:`dl2sql.api.speculation`); a transaction that meets a value
+beyond 38 digits leaves the relations as they were, which are then stored WIDE
+(converted as a saved state is read, :mod:`dl2sql.api.state`), and is applied again.
 """
 from __future__ import annotations
 
@@ -18,7 +21,8 @@ from sqlglot import exp
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.modify import Joined, modifications
-from dl2sql.diagnostics import InputError
+from dl2sql.api.speculation import switched
+from dl2sql.diagnostics import OVERFLOWS, InputError, RuntimeFailure
 from dl2sql.engines import engine_of
 from dl2sql.passes.bags import is_bag
 from dl2sql.incremental.execute import Choice, Outcome, Updater
@@ -27,6 +31,8 @@ from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.errors import engine_errors
 from dl2sql.runner.progress import LoopTimes
 from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
+from dl2sql.sqlgen.dialects import DIALECTS
+from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.trees import select_all, table
 
 
@@ -42,8 +48,11 @@ class Maintained:
         normalised rows or a loader), or load every relation from ``saved`` (relation
         -> loader, see :mod:`dl2sql.api.state`), and prepare it for transactions;
         ``program`` (the API's :class:`~dl2sql.Program`) binds frames and files given
-        to :meth:`apply`."""
+        to :meth:`apply`. ``compiled`` is in the representation of wide integers the
+        relations are stored in (a NARROW one that cannot hold ``inputs`` raises
+        IntegerOverflow: the caller binds them again WIDE)."""
         self.program, self.compiled, self.runner = program, compiled, runner
+        self.externs, self.progress, self.choice = externs, progress, choice
         engine = runner.engine
         timed = LoopTimes(progress)
         evaluator = Evaluator(compiled, runner, timed, externs)
@@ -93,31 +102,57 @@ class Maintained:
         relations as they were."""
         if self.program is None:
             raise InputError("this maintained program takes DDlog values (apply_records)")
-        changes: dict[str, dict] = {}
-        engine = self.runner.engine
-        for kind, given in (("insert", insert), ("delete", delete),
-                            ("insert_or_update", insert_or_update)):
-            for rel, loader in self.program.bind_inputs(given or {}, engine,
-                                                        sources=False).items():
-                self._keyed(rel, kind)
-                changes.setdefault(rel, {})[kind] = loader
-        for name, keys in (delete_key or {}).items():
-            rel = self._resolve(name)
-            self._keyed(rel, "delete_key")
-            key_type = self.compiled.relations[rel].key_type
-            env = self.compiled.type_env
-            changes.setdefault(rel, {})["delete_key"] = [(to_sql(key_type, k, env),)
-                                                        for k in keys]
-        for name, given in (modify or {}).items():
-            rel = self._resolve(name)
-            self._keyed(rel, "modify")
-            with self.runner.running(), engine_errors():
-                keys, rows = modifications(self.compiled, self.updater, rel, given)
-            kinds = changes.setdefault(rel, {})
-            kinds["delete_key"] = kinds.get("delete_key", []) + keys
-            kinds["insert"] = Joined(kinds["insert"], rows) if "insert" in kinds else rows
-        self.apply_rows(changes)
+
+        def bind(compiled) -> dict[str, dict]:
+            changes: dict[str, dict] = {}
+            engine = self.runner.engine
+            for kind, given in (("insert", insert), ("delete", delete),
+                                ("insert_or_update", insert_or_update)):
+                for rel, loader in self.program.bind_inputs(given or {}, engine, sources=False,
+                                                            compiled=compiled).items():
+                    self._keyed(rel, kind)
+                    changes.setdefault(rel, {})[kind] = loader
+            for name, keys in (delete_key or {}).items():
+                rel = self._resolve(name)
+                self._keyed(rel, "delete_key")
+                key_type, env = compiled.relations[rel].key_type, compiled.type_env
+                changes.setdefault(rel, {})["delete_key"] = [(to_sql(key_type, k, env),)
+                                                            for k in keys]
+            for name, given in (modify or {}).items():
+                rel = self._resolve(name)
+                self._keyed(rel, "modify")
+                with self.runner.running(), engine_errors():
+                    keys, rows = modifications(compiled, self.updater, rel, given)
+                kinds = changes.setdefault(rel, {})
+                kinds["delete_key"] = kinds.get("delete_key", []) + keys
+                kinds["insert"] = Joined(kinds["insert"], rows) if "insert" in kinds else rows
+            return changes
+        self._transact(bind)
         return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
+
+    def _transact(self, bind) -> Outcome:
+        """Apply the transaction whose changes ``bind(compiled)`` gives as normalised
+        rows or loaders of ``compiled``'s representation; where a value outgrows it,
+        store the relations WIDE and apply it again."""
+        try:
+            return self.apply_rows(bind(self.compiled))
+        except OVERFLOWS as overflow:
+            self._widen(overflow)
+        return self.apply_rows(bind(self.compiled))
+
+    def _widen(self, overflow: RuntimeFailure) -> None:
+        """Store every relation in the next representation of wide integers (the
+        relations as they are: the failed transaction left nothing), or raise
+        ``overflow`` where there is none."""
+        wider = self.compiled.fallback()
+        if wider is None:
+            raise overflow
+        switched(self.progress, overflow)
+        with self.runner.running(), engine_errors(), self.runner.transaction():
+            widened = Maintained(wider, self.runner, {}, self.externs, self.progress,
+                                 self.choice, self.program, state.reopened(self, wider))
+        widened.updater.history = self.updater.history  # what DRed learnt holds still
+        self.__dict__.update(widened.__dict__)
 
     def _keyed(self, rel: str, kind: str) -> None:
         if rel in self.compiled.delayed:
@@ -132,20 +167,21 @@ class Maintained:
 
     def apply_rows(self, changes: dict[str, dict]) -> Outcome:
         """Apply a transaction given per input relation and kind of change, as
-        normalised rows or loaders (see :meth:`Updater.apply`)."""
+        normalised rows or loaders (see :meth:`Updater.apply`) of the representation
+        the relations are stored in (no switch: they cannot be bound again)."""
         with self.runner.running(), engine_errors():
             self.last = self.updater.apply(changes)
         return self.last
 
     def apply_records(self, inserted: dict[str, list], deleted: dict[str, list]) -> Outcome:
         """Apply a transaction of DDlog values (records) per input relation."""
-        env, layouts = self.compiled.type_env, self.compiled.layouts
-
-        def rows(rel, records):
-            return [record_to_row(layouts[rel], v, env) for v in records] if records else None
-        return self.apply_rows({r: {"insert": rows(r, inserted.get(r)),
-                                    "delete": rows(r, deleted.get(r))}
-                                for r in set(inserted) | set(deleted)})
+        def bind(compiled) -> dict[str, dict]:
+            def rows(rel, records):
+                return [record_to_row(compiled.layouts[rel], v, compiled.type_env)
+                        for v in records] if records else None
+            return {r: {"insert": rows(r, inserted.get(r)), "delete": rows(r, deleted.get(r))}
+                    for r in set(inserted) | set(deleted)}
+        return self._transact(bind)
 
     # -- results -----------------------------------------------------------------------
     def changed(self, rel: str) -> bool:
@@ -177,8 +213,13 @@ class Maintained:
     def changes(self, rel: str):
         """The last transaction's changes of ``rel``: its columns and ``weight``
         (before any transaction: every row, weight 1). A frame that reads the
-        transaction's tables when it is read: until the next transaction."""
+        transaction's tables when it is read: until the next transaction. Its values
+        are in output form, as :meth:`contents`' (wide integers as decimal text)."""
         table, query = self._change_query(rel)
+        shown = output_projection(table.columns, DIALECTS[self.runner.dialect])
+        if shown is not None:
+            query = exp.select(*shown).from_(exp.Subquery(
+                this=query, alias=exp.TableAlias(this=exp.to_identifier("changes"))))
         with self.runner.running(), engine_errors():
             return self.runner.frame_of(query)
 

@@ -25,7 +25,8 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.transformers import bind_transformers
 from dl2sql.api.maintained import Maintained
-from dl2sql.api.state import current, loaders, read_manifest
+from dl2sql.api.speculation import speculate
+from dl2sql.api.state import current, loaders, read_manifest, representation
 from dl2sql.incremental.execute import Choice
 from dl2sql.io.files import require_record_form
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
@@ -67,6 +68,9 @@ class Program:
         bind_externs(compiled, extern)  # a missing binding is an error now, not at run
         bind_transformers(compiled, extern)
         self.last_runner = None
+        # this program in the representation of wide integers its last run ended in
+        # (the tables of last_runner are of its plan)
+        self.last_compiled = compiled
         # the runners of this program's runs still alive, closed by close(); a runner the
         # caller no longer reaches goes with its tables (reliable checkpoint files stay
         # until the end of the process, see dl2sql.runner.spark_checkpoints)
@@ -137,8 +141,8 @@ class Program:
         # partitions=0: loop tables are not kept partitioned (the plan carries no keys)
         loops = (dataclasses.replace(get_engine(engine).loops, partitioned=False)
                  if partitions == 0 else None)
-        self._evaluate(runner, inputs or {}, progress, loops)
-        plan = self.compiled.plan_for(runner.engine)
+        self.last_compiled = self._evaluate(runner, inputs or {}, progress, loops)
+        plan = self.last_compiled.plan_for(runner.engine)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
         frame = engine_of(runner).frame
@@ -169,14 +173,16 @@ class Program:
         folder = (current(state, getattr(runner, "spark", None), runner.engine)
                   if state is not None else None)
         if folder is None:
-            return Maintained(self.compiled, runner, self.bind_inputs(inputs or {}, engine),
-                              self.extern, progress, choice, program=self)
+            return speculate(self.compiled, lambda compiled: Maintained(
+                compiled, runner, self.bind_inputs(inputs or {}, engine, compiled=compiled),
+                self.extern, progress, choice, program=self), progress)[1]
         if inputs:
             raise InputError(f"state directory `{state}` holds a saved state: its inputs "
                              f"are there already (apply changes to them instead)")
         manifest = read_manifest(folder, self.compiled, state)
-        return Maintained(self.compiled, runner, {}, self.extern, progress, choice,
-                          program=self, saved=loaders(folder, manifest, self.compiled, engine))
+        saved = self.compiled.represented(representation(manifest))  # goes on as it was
+        return Maintained(saved, runner, {}, self.extern, progress, choice, program=self,
+                          saved=loaders(folder, manifest, saved, engine))
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.
@@ -185,6 +191,7 @@ class Program:
             runner.close()
         self._runners.clear()
         self.last_runner = None
+        self.last_compiled = self.compiled
         self._last_run = None
 
     def __enter__(self) -> "Program":
@@ -218,24 +225,32 @@ class Program:
             views[rel] = name
         return views
 
-    def _evaluate(self, runner, inputs: dict, progress, loops=None) -> None:
-        bound = self.bind_inputs(inputs, runner.engine)
+    def _evaluate(self, runner, inputs: dict, progress, loops=None) -> CompiledProgram:
+        """Evaluate on ``runner``, wide integers NARROW where they fit
+        (:mod:`dl2sql.api.speculation`); the program in the representation that ran."""
         self.last_runner = runner  # also when the run fails: what it holds is closed later
-        # outputs computed now: errors surface in this call, and the caller's later
-        # actions only read stored results
-        Evaluator(self.compiled, runner, progress, self.extern, loops).run(
-            bound, tuple(self.outputs))
 
-    def bind_inputs(self, inputs: dict, engine: str, sources: bool = True) -> dict:
+        def attempt(compiled: CompiledProgram) -> None:
+            bound = self.bind_inputs(inputs, runner.engine, compiled=compiled)
+            # outputs computed now: errors surface in this call, and the caller's later
+            # actions only read stored results
+            Evaluator(compiled, runner, progress, self.extern, loops).run(
+                bound, tuple(self.outputs))
+        return speculate(self.compiled, attempt, progress)[0]
+
+    def bind_inputs(self, inputs: dict, engine: str, sources: bool = True,
+                    compiled: Optional[CompiledProgram] = None) -> dict:
         """Loaders for the input relations on ``engine``: those named in ``inputs``
-        (short or qualified names) and, with ``sources``, those with a ``#[source]``."""
+        (short or qualified names) and, with ``sources``, those with a ``#[source]``;
+        their values stored as in ``compiled`` (this program in a representation of
+        wide integers, by default the one its runs start in)."""
         frames = get_engine(engine).inputs
+        compiled = compiled or self.compiled
 
         def wrap(rel: str, source):
-            require_record_form(self.compiled, rel, str(source) if isinstance(
+            require_record_form(compiled, rel, str(source) if isinstance(
                 source, (str, os.PathLike)) else "input")
-            loader = frames(rel, source, self.compiled.layouts[rel].columns,
-                            self.compiled.type_env)
+            loader = frames(rel, source, compiled.layouts[rel].columns, compiled.type_env)
             loader.keep_duplicates = is_bag(rels[rel])  # a row's copies are its weight
             return loader
         rels = self.compiled.relations
@@ -245,7 +260,7 @@ class Program:
             if rels[rel].role != "input":
                 raise InputError(f"`{name}` is not an input relation (inputs: "
                                  f"{', '.join(self.inputs) or 'none'})")
-            bound[rel] = (RowsInput(self.compiled, rel, data)
+            bound[rel] = (RowsInput(compiled, rel, data)
                           if isinstance(data, (builtins.list, builtins.tuple, builtins.set))
                           else wrap(rel, data))
         for rel in self.inputs if sources else ():
@@ -292,5 +307,13 @@ class RowsInput:
                                  f"({', '.join(n for n, _ in columns)})")
             out.append(builtins.tuple(to_sql(t, v, env) for (_, t), v in zip(columns, values)))
         if not is_bag(self.compiled.relations[self.relation]):
-            out = builtins.list(dict.fromkeys(out))  # a stream's or multiset's copies stay
+            # a stream's or multiset's copies stay; arrays (Vec, Set, Map) are lists
+            out = builtins.list({_hashable(row): row for row in out}.values())
         runner.load(table, out)
+
+
+def _hashable(value):
+    """A normalised row or value with its lists as tuples (equal where it is equal)."""
+    if isinstance(value, (builtins.list, builtins.tuple)):
+        return builtins.tuple(_hashable(v) for v in value)
+    return value

@@ -7,6 +7,7 @@ import io
 
 from dl2sql.api.evaluate import Evaluator, bind_externs, rows_of
 from dl2sql.api.maintained import Maintained
+from dl2sql.api.speculation import speculate
 from dl2sql.compiler import CompiledProgram
 from dl2sql.incremental.execute import Choice
 from dl2sql.replay.session import replay
@@ -34,10 +35,12 @@ class MaintainedEvaluation:
     def start(self, inputs: dict[str, set]) -> dict[str, list]:
         """Evaluate on ``inputs`` (DDlog values per input relation); the contents of
         every output relation."""
-        rows = {rel: rows_of(self.program, rel, inputs.get(rel, ()))
-                for rel in self.program.input_relations() if rel not in self.program.delayed}
-        self.live = Maintained(self.program, self.runner, rows, self.externs, self.progress,
-                               self.choice)
+        def attempt(program: CompiledProgram) -> Maintained:
+            rows = {rel: rows_of(program, rel, inputs.get(rel, ()))
+                    for rel in program.input_relations() if rel not in program.delayed}
+            return Maintained(program, self.runner, rows, self.externs, self.progress,
+                              self.choice)
+        self.program, self.live = speculate(self.program, attempt, self.progress)
         return {rel: self.live.records(rel) for rel in self.program.output_relations()}
 
     def commit(self, inserted: dict[str, list], deleted: dict[str, list]) -> dict:

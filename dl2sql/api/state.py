@@ -25,6 +25,7 @@ from dl2sql.engines import engine as get_engine
 from dl2sql.api.state_store import MANIFEST, store_for
 from dl2sql.io.files import file_stem
 from dl2sql.passes.bags import is_bag
+from dl2sql.types.model import WIDE
 
 FORMAT = 1
 
@@ -110,37 +111,69 @@ def save(maintained, directory: str) -> str:
     bags = maintained.updater.bags
 
     def write(place) -> None:
-        for rel, table in maintained.updater.plan.relations.items():
+        for kind, key, rel, table in stored_tables(maintained):
             # Hadoop hides files whose names start with `_` (helper relations' do)
-            name = f"relation.{file_stem(rel)}.parquet"
+            name = f"{kind}.{file_stem(key)}.parquet"
             store.write_table(runner, table, place(name))
-            relations[rel] = {"file": name, "rows": maintained.updater.size(rel),
-                              "columns": [[n, str(t)] for n, t in
-                                          compiled.layouts[rel].columns]}
-        for table, rel in bags.plan.history() if bags is not None else ():
-            name = f"history.{file_stem(table.name)}.parquet"
-            store.write_table(runner, table, place(name))
-            history[table.name] = {"file": name, "rows": bags.rows[table.name],
-                                   "relation": rel}
+            if kind == "relation":
+                relations[rel] = {"file": name, "rows": maintained.updater.size(rel),
+                                  "columns": [[n, str(t)] for n, t in
+                                              compiled.layouts[rel].columns]}
+            else:
+                history[key] = {"file": name, "rows": bags.rows[key], "relation": rel}
 
     def manifest() -> str:
         return json.dumps({"format": FORMAT, "fingerprint": fingerprint(compiled),
                            "program": compiled.path, "engine": runner.engine,
+                           "integers": compiled.representation,
                            "saved": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                            "relations": relations, "history": history}, indent=1)
     return store.save(write, manifest)
 
 
+def stored_tables(maintained) -> list[tuple[str, str, str, object]]:
+    """(kind, key, relation, table) of each table a maintained program's state is:
+    every relation's (kind "relation", its name the key), and the history that delayed
+    relations read (kind "history", the table's name the key)."""
+    out = [("relation", rel, rel, table)
+           for rel, table in maintained.updater.plan.relations.items()]
+    bags = maintained.updater.bags
+    out += [("history", table.name, rel, table) for table, rel in
+            (bags.plan.history() if bags is not None else ())]
+    return out
+
+
+def representation(manifest: dict) -> str:
+    """How the saved state stores wide integers; a state saved before there was a
+    choice holds them WIDE."""
+    return manifest.get("integers", WIDE)
+
+
+def reopened(maintained, compiled) -> dict:
+    """Loaders of every table of ``maintained`` (by key, as :func:`loaders`) read back
+    from the runner as a saved state is read from its files, in ``compiled``'s
+    representation of wide integers (what switching it to WIDE loads)."""
+    runner = maintained.runner
+    engine = get_engine(runner.engine)
+    return {key: _reader(compiled, engine, rel, engine.frame(runner, table))
+            for _, key, rel, table in stored_tables(maintained)}
+
+
+def _reader(compiled, engine, rel: str, source):
+    """A loader of relation ``rel``'s rows from ``source`` (a file, a frame)."""
+    found = engine.inputs(rel, source, compiled.layouts[rel].columns, compiled.type_env)
+    found.keep_duplicates = is_bag(compiled.relations[rel])  # copies are weights
+    return found
+
+
 def loaders(version: Version, manifest: dict, compiled, engine: str) -> dict:
     """Loaders of every relation's saved rows and of the history of the relations
-    read delayed (by table name), for :class:`Maintained`."""
-    reader = get_engine(engine).inputs
+    read delayed (by table name), for :class:`Maintained`, in ``compiled``'s
+    representation of wide integers (the saved one, :func:`representation`)."""
+    found = get_engine(engine)
 
     def loader(rel: str, file: str):
-        found = reader(rel, version.location(file), compiled.layouts[rel].columns,
-                       compiled.type_env)
-        found.keep_duplicates = is_bag(compiled.relations[rel])  # copies are weights
-        return found
+        return _reader(compiled, found, rel, version.location(file))
     out = {rel: loader(rel, entry["file"]) for rel, entry in manifest["relations"].items()}
     out.update({name: loader(entry["relation"], entry["file"])
                 for name, entry in manifest.get("history", {}).items()})

@@ -14,7 +14,7 @@ import warnings
 from typing import Optional
 
 from dl2sql.api.replaying import evaluation, replay_program
-from dl2sql.cli.run_command import run_files
+from dl2sql.cli.run_command import integers_text, run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
 from dl2sql.compiler.emit import emit, is_helper
@@ -25,6 +25,7 @@ from dl2sql.engines import engine as get_engine
 from dl2sql.replay.session import replay
 from dl2sql.runner.progress import RecordingProgress
 from dl2sql.sqlgen.dialects import DIALECTS
+from dl2sql.types.model import NARROW, WIDE
 
 
 
@@ -62,6 +63,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="SQL dialect to print")
     c.add_argument("--emit", choices=STAGES,
                    default="sql", help="compilation stage to print")
+    c.add_argument("--integers", choices=(NARROW, WIDE), default=None,
+                   help="how the plan stores values of bigint, bit<N> and signed<N> (N > "
+                        "64): narrow, DECIMAL(38,0) (what a run starts with), or wide, "
+                        "(num, big) pairs (what it goes on with once a value needs more "
+                        "than 38 digits); default: what a run starts with")
     c.add_argument("--internal", action="store_true",
                    help="also show the relations the compiler made (aggregation steps, "
                         "the standard library's own) in types, strata and ra")
@@ -176,7 +182,8 @@ def _dispatch(args) -> int:
     program = compile_file(args.program, tuple(args.lib_dirs),
                            args.output_internal_relations)
     if args.command == "compile":
-        sys.stdout.write(emit(program, args.emit, args.dialect, args.internal))
+        shown = program.represented(args.integers) if args.integers else program
+        sys.stdout.write(emit(shown, args.emit, args.dialect, args.internal))
         return 0
     if args.command == "run":
         return run_files(program, args, load_externs(args.externs), sys.stdout, sys.stderr)
@@ -229,9 +236,12 @@ def _replay(program, engine, args, commands, name, init_snapshot, out, err,
     runner = make_runner(engine, args)
     try:
         explain = RecordingProgress() if getattr(args, "explain", False) else None
-        code = replay(evaluation(program, runner, externs, args.recompute, explain), commands,
-                      out, err, init_snapshot=init_snapshot, filename=name)
+        driven = evaluation(program, runner, externs, args.recompute, explain)
+        code = replay(driven, commands, out, err, init_snapshot=init_snapshot, filename=name)
         if explain is not None:
+            live = getattr(driven, "live", None)  # a maintained program, once started
+            err.write(integers_text(live.compiled if live else driven.program,
+                                    explain.widened, "wide integers stored:\n"))
             err.write("strata maintained at the commits:\n"
                       + (explain.methods_summary({r for r in program.relations
                                                    if is_helper(program, r)})

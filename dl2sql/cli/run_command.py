@@ -12,7 +12,8 @@ from dl2sql.compiler.emit import emit, is_helper
 from dl2sql.diagnostics import Dl2sqlWarning, InputError
 from dl2sql.io.files import (CHANGE_KINDS, change_files, check_output_format, file_stem,
                              input_files, unnamed_inputs, write_outputs)
-from dl2sql.runner.progress import RecordingProgress, RichProgress
+from dl2sql.runner.progress import RecordingProgress, RichProgress, switch_text
+from dl2sql.types.model import NARROW
 
 
 class _Both:
@@ -28,6 +29,10 @@ class _Both:
     def on_loop_end(self, stratum, iterations, seconds) -> None:
         for o in self.observers:
             o.on_loop_end(stratum, iterations, seconds)
+
+    def on_wide_integers(self, reason) -> None:
+        for o in self.observers:
+            o.on_wide_integers(reason)
 
 
 def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
@@ -66,7 +71,8 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
 
 def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
     """Strata, plan and per-iteration row counts of the last run."""
-    compiled = program.compiled
+    compiled = program.last_compiled  # in the representation of wide integers it ended in
+    out.write(integers_text(compiled, recorder.widened, "== integers\n"))
     out.write("== strata\n")
     out.write(emit(compiled, "strata", program.last_runner.dialect))
     out.write("== plan\n")
@@ -80,6 +86,21 @@ def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
         out.write(f"{stratum}: iteration {i}: {sizes} ({secs:.3f} s)\n")
     for stratum, n, secs in recorder.loops:
         out.write(f"{stratum}: converged after {n} iteration(s) in {secs:.2f} s\n")
+
+
+def integers_text(compiled, widened: list[str], title: str) -> str:
+    """How a run stored wide integers (``compiled``: the program in the representation
+    it ended in; ``widened``: why it switched), under ``title``; nothing for a program
+    without wide integers."""
+    if compiled.integers == (NARROW,):
+        return ""
+    if compiled.representation == NARROW:
+        return title + "narrow: DECIMAL(38,0) (no value needed more than 38 digits)\n"
+    lines = [f"wide: {switch_text(reason)}" for reason in widened] or [
+        "wide: (num, big) pairs from the start (a constant of the program has more than "
+        "38 digits)" if compiled.integers == (compiled.representation,) else
+        "wide: (num, big) pairs (as the state was stored already)"]
+    return title + "\n".join(lines) + "\n"
 
 
 def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
@@ -123,6 +144,7 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
         written = write_outputs(program, live.runner, args.output, args.format, tables)
         live.save(args.state)
         if args.explain:
+            out.write(integers_text(live.compiled, recorder.widened, "== integers\n"))
             out.write("== strata maintained\n")
             hidden = {r for r in program.compiled.relations if is_helper(program.compiled, r)}
             out.write((recorder.methods_summary(hidden) or "  none (a new state)") + "\n")

@@ -4,8 +4,11 @@ optimizer ``RULES``). Compiling runs them in order; ``dl2sql compile --emit STAG
 prints the stage a pass produced (:mod:`dl2sql.compiler.emit`).
 
 The passes of :data:`ENGINE_PASSES` depend on the engine (its loop policy and its SQL
-dialect, :mod:`dl2sql.engines`) and run on first use, once per engine:
-:meth:`CompiledProgram.plan_for`.
+dialect, :mod:`dl2sql.engines`) and on how wide integers are stored (NARROW or WIDE,
+:mod:`dl2sql.types.wide_ints`), and run on first use, once per engine and
+representation: :meth:`CompiledProgram.plan_for`. A program is compiled in the
+representation its runs start in; :meth:`CompiledProgram.represented` gives the same
+program in another (its plans kept with the others).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from dl2sql.passes.bags import check_bag_strata, is_bag, mark_bags
 from dl2sql.passes.doubling import closures
 from dl2sql.passes.intern_order import number_interned
 from dl2sql.passes.function_values import defunctionalize
+from dl2sql.passes.wide_integers import representations
 from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.incremental.build import build_update
 from dl2sql.incremental.nodes import UpdatePlan
@@ -43,7 +47,7 @@ from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.syntax.loader import load_modules
 from dl2sql.types import typed as T
 from dl2sql.types.check import check_program
-from dl2sql.types.model import RelationInfo, TypeEnv
+from dl2sql.types.model import WIDE, RelationInfo, TypeEnv
 from dl2sql.types.symbols import Symbols
 
 
@@ -79,7 +83,11 @@ class CompiledProgram:
     # transitive closures: relation -> (Closure, blocks of its doubled rule)
     closures: dict = field(default_factory=dict)
     plan: Optional[Plan] = None  # without SQL, loops not yet planned
-    # by (engine, loop policy): the plan after each engine pass, by pass name
+    # how wide integers are stored in the runs, in the order a run tries them (a run
+    # starts in the first: the type environment's ``integers``)
+    integers: tuple[str, ...] = ()
+    # by (engine, loop policy, representation): the plan after each engine pass, by
+    # pass name (shared by the program in every representation)
     _engine_stages: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -90,6 +98,25 @@ class CompiledProgram:
     def type_env(self) -> TypeEnv:
         return self.symbols.env
 
+    @property
+    def representation(self) -> str:
+        """How this program's plans store wide integers (NARROW or WIDE)."""
+        return self.type_env.integers
+
+    def represented(self, integers: str) -> "CompiledProgram":
+        """This program with wide integers stored ``integers`` (NARROW or WIDE): the
+        same relations and rules, its own plans and conversions of values."""
+        if integers == self.representation:
+            return self
+        env = dataclasses.replace(self.type_env, integers=integers)
+        return dataclasses.replace(self, symbols=dataclasses.replace(self.symbols, env=env))
+
+    def fallback(self) -> Optional["CompiledProgram"]:
+        """The program in the representation a run tries after this one's, if any."""
+        later = self.integers[self.integers.index(self.representation) + 1:] \
+            if self.representation in self.integers else ()
+        return self.represented(later[0]) if later else None
+
     def plan_for(self, engine: str, loops: Optional[LoopPolicy] = None) -> Plan:
         """The plan ``engine`` runs ("spark" or "duckdb"), its SQL built; ``loops``
         replaces the engine's loop policy (benchmarks and tests compare policies)."""
@@ -97,7 +124,7 @@ class CompiledProgram:
 
     def engine_stage(self, engine: str, stage: str, loops: Optional[LoopPolicy] = None) -> Plan:
         """The plan after the engine pass named ``stage`` (:data:`ENGINE_PASSES`)."""
-        key = (engine, loops)
+        key = (engine, loops, self.representation)
         if key not in self._engine_stages:
             self._engine_stages[key] = run_engine_passes(self, engine, loops)
         return self._engine_stages[key][stage]
@@ -105,7 +132,7 @@ class CompiledProgram:
     def update_for(self, engine: str) -> UpdatePlan:
         """The plan that applies a transaction on ``engine``, its SQL built (made on
         first use: only maintained programs need it)."""
-        key = (engine, "update")
+        key = (engine, "update", self.representation)
         if key not in self._engine_stages:
             policy = ENGINES[engine].loops
             planned = build_update(LoopProgram(self.strata, self.blocks, self.layouts,
@@ -114,7 +141,7 @@ class CompiledProgram:
                                    policy, {r: i.kind for r, i in self.relations.items()
                                             if is_bag(i)}, self.delayed)
             ec = ExprCompiler(self.type_env, DIALECTS[ENGINES[engine].dialect],
-                              self.functions, udf_prefix="dl2sql_update_udf_")
+                              self.functions, udf_prefix=udf_prefix(self, "update_udf_"))
             self._engine_stages[key] = update_sql(planned, self.layouts, ec)
         return self._engine_stages[key]
 
@@ -228,6 +255,20 @@ def transitive_closures(p: CompiledProgram) -> CompiledProgram:
     return dataclasses.replace(p, closures=found)
 
 
+def wide_integers(p: CompiledProgram) -> CompiledProgram:
+    """The representations of wide integers a run goes through; the program in the
+    first (:mod:`dl2sql.passes.wide_integers`)."""
+    kinds = representations(p.layouts, p.rules, p.functions, p.type_env)
+    return dataclasses.replace(p, integers=kinds).represented(kinds[0])
+
+
+def udf_prefix(p: CompiledProgram, kind: str) -> str:
+    """The start of the SQL names of a plan's UDFs: a WIDE plan's apart from the
+    NARROW one's, since both register on one runner when a run switches."""
+    return "dl2sql_" + ("wide_" if p.representation == WIDE and len(p.integers) > 1
+                        else "") + kind
+
+
 def plan(p: CompiledProgram) -> CompiledProgram:
     """The statements that evaluate the strata in order, without SQL; each recursive
     stratum a fixpoint still to be planned."""
@@ -268,7 +309,8 @@ def loops(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) ->
 
 def sql(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:
     """Every query as SQL of the engine's dialect, and the Python UDFs they call."""
-    ec = ExprCompiler(p.type_env, DIALECTS[ENGINES[engine].dialect], p.functions)
+    ec = ExprCompiler(p.type_env, DIALECTS[ENGINES[engine].dialect], p.functions,
+                      udf_prefix=udf_prefix(p, "udf_"))
     return plan_sql(planned, p.layouts, ec)
 
 
@@ -294,6 +336,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("ra", relational_algebra),
     Pass("closures", transitive_closures),
     Pass("plan", plan),
+    Pass("integers", wide_integers),
 )
 
 # Then, once per engine, these, each from the plan the one before made.

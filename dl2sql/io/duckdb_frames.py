@@ -7,7 +7,7 @@ import functools
 
 from sqlglot import exp
 
-from dl2sql.diagnostics import InputError, first_line
+from dl2sql.diagnostics import InputError, first_line, overflow_failure
 from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Table
 from dl2sql.runner.spark_session import without_pandas_warning
@@ -138,6 +138,7 @@ class DuckDBInput:
         try:
             con.execute(create.sql(dialect="duckdb"))
         except Exception as e:
+            overflow_failure(e)  # a NARROW plan's value beyond 38 digits: the run goes WIDE
             message = self._located() or input_failure(e)
             if message is not None:
                 raise InputError(message) from None

@@ -138,7 +138,7 @@ def write_outputs(program, runner, directory: str, fmt: str,
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
     if tables is None:
-        plan = program.compiled.plan_for(runner.engine)
+        plan = program.last_compiled.plan_for(runner.engine)  # the last run's tables
         tables = {rel: plan.relations[rel] for rel in program.outputs}
     try:
         names = []

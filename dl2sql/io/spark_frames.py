@@ -14,7 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
-from dl2sql.diagnostics import InputError, first_line, root_cause
+from dl2sql.diagnostics import InputError, first_line, overflow_failure, root_cause
 from dl2sql.io.duckdb_frames import is_pandas_frame
 from dl2sql.io.text_scan import file_problem, header_problem
 from dl2sql.plan.nodes import Column, Table
@@ -169,6 +169,7 @@ class SparkInput:
         except InputError:
             raise
         except Exception as e:
+            overflow_failure(e)  # a NARROW plan's value beyond 38 digits: the run goes WIDE
             message = file_problem(self.relation, self.source, self.columns) or input_failure(e)
             if message is None and isinstance(self.source, str):
                 message = (f"input relation `{self.relation}`: cannot read "

@@ -10,7 +10,7 @@ import contextlib
 import time
 from typing import Optional, Protocol
 
-from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.diagnostics import RuntimeFailure, runtime_failure
 from dl2sql.plan.nodes import (Append, Choose, Load, Loop, Materialize, Plan, Rename, Stmt,
                                Table, Transform)
 
@@ -77,7 +77,7 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
                        runner, progress, counts)
         elif isinstance(stmt, Load):
             if stmt.failure:
-                raise RuntimeFailure(stmt.failure)
+                raise runtime_failure(stmt.failure)  # as the oracle reported it
             runner.load(stmt.target, list(stmt.rows))
         elif isinstance(stmt, Transform):
             run = (transforms or {}).get(stmt.transformer)

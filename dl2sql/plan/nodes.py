@@ -18,10 +18,13 @@ import typing
 @dataclass(frozen=True)
 class Column:
     """A column of a table: its name and type (a DDlog type in the plan, a sqlglot
-    DataType once SQL is generated)."""
+    DataType once SQL is generated). Once SQL is generated, ``output`` is the SQL type
+    of its values in output files and result frames where that differs (wide integers
+    are decimal text there, :mod:`dl2sql.sqlgen.output_form`)."""
 
     name: str
     type: object
+    output: object = None
 
 
 @dataclass(frozen=True)

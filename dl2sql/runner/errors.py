@@ -6,6 +6,7 @@ and a Python UDF's exception arrives as the worker's whole traceback behind ``An
 exception was thrown from the Python worker``. :func:`engine_errors` turns any engine
 error raised while dl2sql works into a :class:`RuntimeFailure` that says what failed:
 a DDlog function's own failure with the function and rule (:mod:`dl2sql.runtime.udf`),
+a wide integer beyond its NARROW form (:class:`~dl2sql.diagnostics.IntegerOverflow`),
 DDlog's arithmetic errors, a Python worker's exception with its type and message, or
 else the engine's first meaningful line.
 """
@@ -14,20 +15,23 @@ from __future__ import annotations
 import contextlib
 import re
 
-from dl2sql.diagnostics import InputError, RuntimeFailure
+from dl2sql.diagnostics import (DECIMAL_OVERFLOW, DecimalOverflow, InputError, RuntimeFailure,
+                                overflow_failure)
 from dl2sql.runtime.udf import udf_failure
 
+# (what the engine's error holds, what it means, the failure raised)
 _KNOWN_FAILURES = (
     (("DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "Division by zero", "division by zero"),
-     "division by zero"),
+     "division by zero", RuntimeFailure),
     (("NUMERIC_VALUE_OUT_OF_RANGE", "Overflow in", "Out of Range", "ARITHMETIC_OVERFLOW"),
-     "integer overflow: a result does not fit in the engine's DECIMAL(38,0), where dl2sql "
-     "computes bit<64> (wider integers and bigint leave it before they would overflow)"),
+     f"{DECIMAL_OVERFLOW}, where dl2sql computes bit<64> (wider integers and bigint "
+     f"leave it before they would overflow)", DecimalOverflow),
     # a local checkpoint's blocks died with their executor
     (("Checkpoint block", "checkpointed this partition is no longer alive"),
      "an executor was lost, and with it tables that dl2sql kept in local checkpoints; "
      "give a checkpoint directory that every node can reach (--checkpoint-dir, "
-     "checkpoint_dir= or spark.checkpoint.dir) so that runs survive lost executors"),
+     "checkpoint_dir= or spark.checkpoint.dir) so that runs survive lost executors",
+     RuntimeFailure),
 )
 
 # the last line of a Python traceback: `pkg.module.SomeError: message`
@@ -46,7 +50,8 @@ def engine_errors():
     except Exception as e:
         if _is_interrupt(e):
             raise KeyboardInterrupt from e
-        raise RuntimeFailure(engine_message(e)) from e
+        overflow_failure(e)  # a NARROW plan's value beyond 38 digits
+        raise _failure(e)(engine_message(e)) from e
 
 
 def _is_interrupt(e: Exception) -> bool:
@@ -59,13 +64,22 @@ def engine_message(e: BaseException) -> str:
     if failed is not None:
         return failed
     text = str(e)
-    for needles, message in _KNOWN_FAILURES:
+    for needles, message, _ in _KNOWN_FAILURES:
         if any(n in text for n in needles):
             return f"{message} (engine: {_first_line(text)[:300]})"
     worker = python_worker_exception(text)
     if worker is not None:
         return f"a Python worker of the engine failed: {worker}"
     return f"the engine failed while evaluating the program: {_first_line(text)[:300]}"
+
+
+def _failure(e: BaseException) -> type:
+    """The kind of RuntimeFailure that engine error ``e`` is."""
+    if udf_failure(e) is None:
+        for needles, _, kind in _KNOWN_FAILURES:
+            if any(n in str(e) for n in needles):
+                return kind
+    return RuntimeFailure
 
 
 def python_worker_exception(text: str) -> str | None:

@@ -68,6 +68,16 @@ class RichProgress:
         if self._console is not None and self.enabled:
             self._console.print(f"[bold cyan]{stratum}[/]: {method} in {seconds:.2f} s")
 
+    def on_wide_integers(self, reason: str) -> None:
+        """Print that the run goes on with wide integers stored WIDE, and why."""
+        if self._console is not None and self.enabled:
+            self._console.print(f"[bold cyan]wide integers[/]: {switch_text(reason)}")
+
+
+def switch_text(reason: str) -> str:
+    """What a run that switched to wide integers stored WIDE says (why: ``reason``)."""
+    return f"stored as (num, big) pairs from now on, which hold any value ({reason})"
+
 
 class RecordingProgress:
     """Keeps every iteration report in memory (for tests, benchmarks and
@@ -77,6 +87,11 @@ class RecordingProgress:
         self.iterations: list[tuple[str, int, dict, float]] = []
         self.loops: list[tuple[str, int, float]] = []
         self.strata: list[tuple[str, str, float]] = []  # (stratum, method, seconds)
+        self.widened: list[str] = []  # why the run went on with wide integers WIDE
+
+    def on_wide_integers(self, reason: str) -> None:
+        """Record that the run went on with wide integers stored WIDE, and why."""
+        self.widened.append(reason)
 
     def on_stratum(self, stratum: str, method: str, seconds: float) -> None:
         """Record the method that brought a stratum up to date in a transaction."""

@@ -22,8 +22,10 @@ def to_sql(t: Type, v, env: TypeEnv):
     """The normalised SQL form of value ``v`` of type ``t``."""
     if isinstance(t, TNamed) and is_recursive(t, env):
         return encode(v, env)
-    if wide_ints.is_wide(t):
+    if wide_ints.is_pair(t, env):
         return wide_ints.encode(v)
+    if wide_ints.is_wide(t):  # NARROW: a DECIMAL(38,0), or the run goes WIDE
+        return wide_ints.narrow(v)
     if isinstance(t, (TBool, TString, TBit, TSigned, TBigInt)):
         return v
     if isinstance(t, (TFloat, TDouble)):
@@ -68,7 +70,7 @@ def from_sql(t: Type, v, env: TypeEnv):
         return decode(v)
     if isinstance(t, (TBool, TString)):
         return v
-    if wide_ints.is_wide(t):
+    if wide_ints.is_pair(t, env):
         return wide_ints.decode(*v)
     if isinstance(t, (TBit, TSigned, TBigInt)):
         return int(v)

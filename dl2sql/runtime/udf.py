@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.diagnostics import IntegerOverflow, RuntimeFailure
 from dl2sql.runtime.convert import from_sql, to_sql
 
 MARKER = "dl2sql-udf-failure:"
@@ -59,6 +59,8 @@ class Udf:
                           self.env)
         except UdfFailure:
             raise
+        except IntegerOverflow as e:  # the marker first: the run goes WIDE (dl2sql.api)
+            raise UdfFailure(f"{e}, computed by {self.where}") from None
         except RuntimeFailure as e:  # DDlog's own failures: the message says it all
             raise UdfFailure(f"{MARKER} {self.where}: {e}") from None
         except RecursionError:

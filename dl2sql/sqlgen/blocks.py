@@ -138,7 +138,8 @@ def _select(block: Block, layout: RelationLayout, table_of: TableOf, ec: ExprCom
         return out
 
     def eagerly(e):  # subqueries and unnests: guards cannot join the WHERE
-        mode, ec.guard_mode = ec.guard_mode, "eager"
+        mode = ec.guard_mode  # (a NARROW plan's guards fail the query: no WHERE)
+        ec.guard_mode = mode if mode == "fail" else "eager"
         try:
             return ec.compile(e)
         finally:

@@ -20,7 +20,6 @@ from dl2sql.sqlgen.group_calls import group_native
 from dl2sql.sqlgen.hof import hof_call
 from dl2sql.sqlgen.trees import InsideLambda
 from dl2sql.sqlgen.types import is_decimal, sql_type
-from dl2sql.sqlgen import wide_ints as sql_wide
 from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
@@ -70,7 +69,7 @@ def _to_string(ec, args, call):
     if isinstance(t, TString):
         return args[0]
     if is_wide(t):
-        return sql_wide.to_text(args[0])
+        return ec.wide.to_text(args[0])
     if _scalar(t):
         return exp.Cast(this=args[0], to=exp.DataType.build("STRING"))
     return None

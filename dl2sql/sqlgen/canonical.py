@@ -23,7 +23,7 @@ from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.trees import dot, struct
 from dl2sql.sqlgen.types import is_recursive, struct_slots
-from dl2sql.types.model import (MAP, SET, VEC, TBit, TNamed, TSigned, TTuple, Type,
+from dl2sql.types.model import (GROUP, MAP, SET, VEC, TBit, TNamed, TSigned, TTuple, Type,
                                 TypeEnv, unwrapped)
 from dl2sql.runtime.defaults import default_value
 from dl2sql.types.storage import has_own_order
@@ -112,6 +112,8 @@ class _Canon:
             return list(t.args)
         if isinstance(t, TNamed) and t.name == MAP:
             return [TTuple((t.args[0], t.args[1]))]
+        if isinstance(t, TNamed) and t.name == GROUP:  # STRUCT<key, vals>
+            return [t.args[0], TNamed(VEC, (t.args[1],))]
         return [s.type for s in struct_slots(t, self.env) or () if s.ctor is not None
                 or isinstance(t, TTuple)]
 
@@ -178,8 +180,11 @@ class _Canon:
             return e
         if self._unit(t):
             return exp.true()
-        if is_wide(t):
-            return sql_wide.Text(e).pair()
+        if is_wide(t):  # its stored form: a pair, or NARROW a DECIMAL (beyond: overflow)
+            return self.literals.wide.of_text(sql_wide.Text(e))
+        if isinstance(t, TNamed) and t.name == GROUP:
+            return struct([(name, self.canonical(dot(e.copy(), name), part))
+                           for name, part in zip(("key", "vals"), self._parts(t))])
         if isinstance(t, TNamed) and t.name in (VEC, SET, MAP):
             elem = self._parts(t)[0]
             out = e
@@ -219,6 +224,9 @@ class _Canon:
                     lambda x: dot(x, "_0")))
                 tests.append(exp.NEQ(this=self._size(self.dialect.hof.to_set(keys)),
                                      expression=self._size(self.dialect.hof.to_set(e.copy()))))
+        elif isinstance(t, TNamed) and t.name == GROUP:
+            tests += [self.invalid(dot(e.copy(), name), part)
+                      for name, part in zip(("key", "vals"), self._parts(t))]
         elif is_wide(t):
             tests.append(exp.Not(this=exp.RegexpLike(this=e.copy(), expression=exp.Literal.string(
                 sql_pattern(INTEGER)))))

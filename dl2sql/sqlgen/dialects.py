@@ -243,6 +243,9 @@ class Dialect:
     lazy_udfs: bool = False
     # |dividend| below which decimal_int_div is exact (Spark's quotient has 32 digits)
     exact_division: float = 1e32
+    # whether DECIMAL + - * always fail the query where a result overflows (DuckDB;
+    # Spark only in ANSI mode, which a user's session may turn off: NULL otherwise)
+    checked_decimals: bool = False
     # a string constant
     string: Callable[[str], exp.Expression] = exp.Literal.string
 
@@ -268,5 +271,6 @@ DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),
                  _duckdb_explode, groups=DUCKDB_GROUPS,
                  hof=DUCKDB_HOF, fail=_fn("error"), difference=_duckdb_not_exists,
-                 intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38)
+                 intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38,
+                 checked_decimals=True)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

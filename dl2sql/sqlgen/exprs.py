@@ -13,7 +13,7 @@ from dl2sql.ra.patterns import conjunction, match_pattern
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
 from dl2sql.sqlgen.int_wrap import widen, wrap
-from dl2sql.sqlgen import wide_ints as sql_wide
+from dl2sql.sqlgen.wide_ints import representation
 from dl2sql.sqlgen.wide_arith import WideArith, guarded
 from dl2sql.sqlgen.trees import cast, dot, struct
 from dl2sql.sqlgen.types import (is_decimal, is_recursive, sql_type,
@@ -48,9 +48,13 @@ class ExprCompiler(WideArith, CallCompiler):
         self.rule_span = None  # the rule being compiled (recorded in UdfSpecs)
         self.lambda_vars: dict = {}  # closure parameters inside a SQL lambda
         self._recursive_types: dict = {}  # type -> is_recursive (asked per node)
-        # wide-integer arithmetic (dl2sql.sqlgen.wide_arith): how its UDF fallback is
-        # joined ("lazy", "eager", or "split" while a rule's SELECT collects ``guards``)
-        self.guard_mode = "lazy" if dialect.lazy_udfs else "eager"
+        # how wide integers are stored (dl2sql.sqlgen.wide_ints), and their arithmetic
+        # (dl2sql.sqlgen.wide_arith): how the fallback beyond its guard is joined
+        # ("lazy", "eager", or "split" while a rule's SELECT collects ``guards``; a
+        # NARROW plan's fallback is failing the query: "fail")
+        self.wide = representation(env, dialect)
+        self.guard_mode = "fail" if self.wide.narrow else "lazy" if dialect.lazy_udfs \
+            else "eager"
         self.guards: list = []
         self.lazy_udfs: set[str] = set()  # UDFs that run only where a CASE reaches them
 
@@ -64,7 +68,7 @@ class ExprCompiler(WideArith, CallCompiler):
         if isinstance(t, TString):
             return self.dialect.string(v)
         if is_wide(t):
-            return sql_wide.literal(v)
+            return self.wide.literal(v)
         if isinstance(t, (TBit, TSigned, TBigInt)):
             lit = exp.Literal.number(abs(v))
             return cast(exp.Neg(this=lit) if v < 0 else lit,
@@ -234,7 +238,7 @@ class ExprCompiler(WideArith, CallCompiler):
         if guarded(e.expr) and is_wide(e.expr.type):
             return self.wide_guarded(e.expr, text=e)
         if is_wide(e.expr.type):
-            return sql_wide.to_text(self.compile(e.expr))
+            return self.wide.to_text(self.compile(e.expr))
         return cast(self.compile(e.expr), exp.DataType.build("STRING"))
 
     def visit_TUn(self, e: T.TUn):
@@ -260,7 +264,7 @@ class ExprCompiler(WideArith, CallCompiler):
         if guarded(e):
             return self.wide_guarded(e)
         if is_wide(dst):  # from an integer of at most 64 bits: always small
-            return sql_wide.of_decimal(self.compile(e.expr))
+            return self.wide.of_decimal(self.compile(e.expr))
         inner = self.compile(e.expr)
         if isinstance(dst, (TFloat, TDouble)) or isinstance(src, (TFloat, TDouble)):
             return cast(inner, sql_type(dst, self.env))

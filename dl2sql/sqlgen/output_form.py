@@ -3,7 +3,10 @@
 Values are written as they are stored (docs/sql-mapping.md), but for wide integers:
 their (num, big) pairs (:mod:`dl2sql.types.wide_ints`) become decimal text, at any
 depth of a value, which input files and DataFrames read back. The stored pair is
-recognised by its SQL type, whose field names no DDlog type has.
+recognised by its SQL type, whose field names no DDlog type has; a NARROW one (a
+DECIMAL(38,0), like a ``bit<64>``) by the column's output type, which the plan's
+tables carry (:class:`~dl2sql.plan.nodes.Column`): the output's form is the same
+whichever representation the run used.
 """
 from __future__ import annotations
 
@@ -39,23 +42,37 @@ def holds_pairs(dtype: exp.DataType) -> bool:
     return False
 
 
+def _differs(stored: exp.DataType, output: exp.DataType) -> bool:
+    return holds_pairs(stored) or stored != output
+
+
 def output_projection(columns, dialect) -> list[exp.Expression] | None:
     """``expr AS name`` per column (plan :class:`~dl2sql.plan.nodes.Column` with SQL
-    types) in output form, or None when the stored columns are that already."""
-    if not any(holds_pairs(c.type) for c in columns):
+    types) in output form, or None when the stored columns are that already. A
+    column's ``output`` type says where a wide integer is a NARROW DECIMAL (written
+    as text too, so that the output's form does not depend on the representation)."""
+    targets = [c.type if c.output is None else c.output for c in columns]
+    if not any(_differs(c.type, t) for c, t in zip(columns, targets)):
         return None
     names = count()
 
-    def convert(e: exp.Expression, dtype: exp.DataType) -> exp.Expression:
-        if not holds_pairs(dtype):
+    def convert(e: exp.Expression, dtype: exp.DataType, out: exp.DataType) -> exp.Expression:
+        if not _differs(dtype, out):
             return e
         if is_pair(dtype):
             return sql_wide.to_text(e)
         if dtype.this == _T.STRUCT:
-            return struct([(n, convert(dot(e.copy(), n), t)) for n, t in _fields(dtype)])
-        var = exp.to_identifier(f"__out{next(names)}")
-        body = convert(var.copy(), dtype.expressions[0])
-        return dialect.hof.transform(e, exp.Lambda(this=body, expressions=[var]))
+            outs = [t for _, t in _fields(out)] if out.this == _T.STRUCT else \
+                [t for _, t in _fields(dtype)]
+            return struct([(n, convert(dot(e.copy(), n), t, o))
+                           for (n, t), o in zip(_fields(dtype), outs)])
+        if dtype.this in (_T.ARRAY, _T.LIST):
+            var = exp.to_identifier(f"__out{next(names)}")
+            inner = out.expressions[0] if out.this in (_T.ARRAY, _T.LIST) else \
+                dtype.expressions[0]
+            body = convert(var.copy(), dtype.expressions[0], inner)
+            return dialect.hof.transform(e, exp.Lambda(this=body, expressions=[var]))
+        return exp.Cast(this=e, to=out.copy())  # a NARROW DECIMAL as its text
 
-    return [parenthesize(exp.alias_(convert(exp.column(c.name, quoted=True), c.type), c.name,
-                                     quoted=True)) for c in columns]
+    return [parenthesize(exp.alias_(convert(exp.column(c.name, quoted=True), c.type, t),
+                                    c.name, quoted=True)) for c, t in zip(columns, targets)]

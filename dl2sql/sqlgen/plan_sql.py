@@ -39,8 +39,8 @@ class Lowering:
         self.table_of = table_of or (lambda src: table_name(src.relation, src.version))
 
     def table(self, t: Table) -> Table:
-        cols = tuple(Column(c.name, sql_type(c.type, self.ec.env)) for c in t.columns)
-        return dataclasses.replace(t, columns=cols)
+        return dataclasses.replace(t, columns=tuple(sql_column(c, self.ec.env)
+                                                    for c in t.columns))
 
     def statement(self, s):
         if isinstance(s, Materialize):
@@ -108,6 +108,13 @@ class Lowering:
             select = block_select(b, self.layouts[b.relation], self.table_of, self.ec)
         # the expression builders leave parentheses to the operators' precedence
         return parenthesize(select)
+
+
+def sql_column(c: Column, env) -> Column:
+    """Plan column ``c`` (a DDlog type) with its SQL type, and its output type where
+    that differs."""
+    stored, output = sql_type(c.type, env), sql_type(c.type, env, external=True)
+    return Column(c.name, stored, None if output == stored else output)
 
 
 def _keep_duplicates(q: exp.Expression) -> exp.Expression:

@@ -1,7 +1,8 @@
 """DDlog types as SQL types, and the layout of struct/union values in SQL STRUCTs.
 
 One representation for both engines (see docs/sql-mapping.md): integers up to 64 bits
-are BIGINT (``bit<64>`` DECIMAL(38,0)), wider ones and ``bigint`` STRUCT<num, big>
+are BIGINT (``bit<64>`` DECIMAL(38,0)), wider ones and ``bigint`` DECIMAL(38,0) or
+STRUCT<num, big> as the type environment's ``integers`` says
 (:mod:`dl2sql.types.wide_ints`); tuples are STRUCT<_0, _1, ...>; a single-constructor
 struct is a STRUCT of its fields; a tagged union is a STRUCT with an INT ``tag`` (the
 constructor's declaration index, so that SQL ordering is DDlog ordering) followed by
@@ -16,7 +17,7 @@ from dl2sql.types.model import (GROUP, SET_KINDS, TRANSPARENT, MAP, VEC, TBigInt
 # the layout of values, shared with the runtime (which must not import sqlglot)
 from dl2sql.types.storage import StructSlot, is_decimal, is_recursive, struct_slots  # noqa: F401
 from dl2sql.types.storage import extern_storage
-from dl2sql.types.wide_ints import BIG, NUM, is_wide
+from dl2sql.types.wide_ints import BIG, NUM, is_pair, is_wide
 
 DECIMAL = exp.DataType.build("DECIMAL(38, 0)")
 BIGINT = exp.DataType.build("BIGINT")
@@ -32,10 +33,12 @@ def sql_type(t: Type, env: TypeEnv, external: bool = False) -> exp.DataType:
         return exp.DataType.build("BOOLEAN")
     if isinstance(t, TString):
         return exp.DataType.build("STRING")
-    if is_wide(t):
-        return exp.DataType.build("STRING") if external else WIDE.copy()
-    if isinstance(t, (TBit, TSigned, TBigInt)):
-        return DECIMAL.copy() if is_decimal(t) else BIGINT.copy()
+    if is_wide(t) and external:
+        return exp.DataType.build("STRING")
+    if is_pair(t, env):
+        return WIDE.copy()
+    if isinstance(t, (TBit, TSigned, TBigInt)):  # wide ones, NARROW: DECIMAL too
+        return DECIMAL.copy() if is_decimal(t) or is_wide(t) else BIGINT.copy()
     if isinstance(t, TFloat):
         return exp.DataType.build("FLOAT")
     if isinstance(t, TDouble):

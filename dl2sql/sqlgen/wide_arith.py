@@ -19,10 +19,19 @@ are put together depends on the engine (``ExprCompiler.guard_mode``):
   WHERE clause; the rows failing a guard are computed by a second SELECT in which
   the expressions holding guarded parts run in the interpreter
   (:func:`dl2sql.sqlgen.blocks.block_select`);
-* ``eager`` (Spark elsewhere): as lazy; correct, but the UDF runs on every row.
+* ``eager`` (Spark elsewhere): as lazy; correct, but the UDF runs on every row;
+* ``fail`` (the NARROW representation, every engine: values are plain DECIMALs,
+  :mod:`dl2sql.sqlgen.wide_ints`): ``CASE WHEN guard THEN native ELSE failure END``,
+  the failure an :class:`~dl2sql.diagnostics.IntegerOverflow`, after which the run
+  starts again with the WIDE representation. On Spark the guard decides (without
+  ANSI mode Spark gives NULL where a DECIMAL overflows); DuckDB fails on any DECIMAL
+  overflow itself (``Dialect.checked_decimals``: a
+  :class:`~dl2sql.diagnostics.DecimalOverflow`, which a NARROW run takes as an
+  IntegerOverflow), so there only the value checks remain.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -77,17 +86,25 @@ class _Native:
 
 @dataclass
 class _Guard:
-    """Bounds (each below its limit) and, after them, the ordered value checks."""
+    """Bounds (each below its limit) and, after them, the ordered value checks; without
+    ``bounded``, the bounds are left to the engine (see :meth:`expression`)."""
 
     bounds: list = field(default_factory=list)
     checks: list = field(default_factory=list)
     never: bool = False
+    bounded: bool = True
 
-    def expression(self) -> exp.Expression:
+    def expression(self) -> exp.Expression | None:
+        """The guard, or None where nothing needs checking. Not ``bounded``, an engine
+        that fails on a DECIMAL overflow (``Dialect.checked_decimals``) checks every
+        operation itself: a NARROW plan then pays nothing for the guard but its value
+        checks (an overflow inside one of them fails as any other)."""
         if self.never:
             return exp.false()
+        if not self.bounded and not self.checks:
+            return None
         unique = {}  # a value used twice has its bound twice
-        for b, limit in self.bounds:
+        for b, limit in self.bounds if self.bounded else ():
             unique.setdefault(b.sql(), exp.LT(this=b, expression=_double(limit)))
         within = exp.and_(*unique.values()) if unique else exp.true()
         if not self.checks:
@@ -95,7 +112,7 @@ class _Guard:
         # CASE keeps the order: a check runs only where the bounds (and the checks
         # before it) hold, so its DECIMAL operations cannot overflow or divide by zero
         ifs = [exp.If(this=exp.Not(this=c), true=exp.false())
-               for c in [within] + self.checks]
+               for c in ([within] if unique else []) + self.checks]
         return exp.Case(ifs=ifs, default=exp.true())
 
 
@@ -114,22 +131,34 @@ def _range_checks(t: Type, dec: exp.Expression) -> list[exp.Expression]:
     return out
 
 
+def _in_rule(span) -> str:
+    """Where a failure of the SQL text happens: the rule's file by its name only, so
+    that the SQL is the same wherever the program is compiled from."""
+    if span is None:
+        return ""
+    return f" in the rule at {os.path.basename(span.file)}:{span.line}:{span.col}"
+
+
 class WideArith:
     """Mixin of ExprCompiler: guarded wide-integer arithmetic (see the module)."""
 
     def wide_guarded(self, e: T.TExpr, text: T.TToString | None = None) -> exp.Expression:
         """``e`` (for which :func:`guarded` holds) natively where its guard holds; with
         ``text`` (``e`` converted to a string), that string."""
-        if self.lambda_vars:
+        if self.lambda_vars and self.guard_mode != "fail":
             raise InsideLambda()  # the guard or the UDF would read a lambda's variable
-        g = _Guard()
+        g = _Guard(bounded=self.guard_mode != "fail" or not self.dialect.checked_decimals)
         if text is not None:  # the digits of a small value
             native = cast(cast(self._native(e, g).dec, DECIMAL.copy()), sql_wide.STRING.copy())
             e = text
         else:
             native = self._wide_result(e, g)
         guard = g.expression()
-        if self.guard_mode == "split":
+        if guard is None:
+            return native
+        if self.guard_mode == "fail":
+            fallback = self.wide.overflow(_in_rule(self.rule_span))
+        elif self.guard_mode == "split":
             self.guards.append(guard)
             fallback = self.literal(e.type, default_value(e.type, self.env))
         else:
@@ -144,7 +173,7 @@ class WideArith:
             if isinstance(e.type, (TFloat, TDouble)):
                 return cast(src, sql_type(e.type, self.env))
             return wrap(cast(src, DECIMAL.copy()), e.type, "cast", self.env)
-        return sql_wide.of_decimal(self._native(e, g).dec)
+        return self.wide.of_decimal(self._native(e, g).dec)
 
     def _native(self, e: T.TExpr, g: _Guard, implied: bool = False) -> _Native:
         """``e``'s value as a DECIMAL under ``g``, to which the node's bound is added
@@ -159,7 +188,7 @@ class WideArith:
             return _Native(cast(inner, DECIMAL.copy()),
                            exp.Abs(this=cast(inner.copy(), DOUBLE.copy())))
         if not guarded(e):  # any other wide value: its pair's num, if it is small
-            num = sql_wide.num(self.compile(e))
+            num = self.wide.num(self.compile(e))
             out = _Native(num, exp.Abs(this=cast(num.copy(), DOUBLE.copy())))
         elif isinstance(e, T.TUn):
             a = self._native(e.expr, g, implied=True)

@@ -202,12 +202,22 @@ def substitute(t: Type, mapping: dict[str, Type]) -> Type:
     return t
 
 
+# How values of the wide integer types (``bigint``; ``bit<N>``, ``signed<N>``, N > 64)
+# are stored (:mod:`dl2sql.types.wide_ints`): NARROW as DECIMAL(38,0), which holds 38
+# digits and computes natively; WIDE as (num, big) pairs, which hold any value.
+NARROW, WIDE = "narrow", "wide"
+
+
 @dataclass
 class TypeEnv:
-    """All named type definitions of a program and the constructor index."""
+    """All named type definitions of a program and the constructor index, and how the
+    values are stored: ``integers`` is the representation of wide integers (NARROW
+    or WIDE), the one switch that storage, SQL generation and the conversions of
+    values read (:func:`dl2sql.types.wide_ints.is_pair`)."""
 
     defs: dict[str, TypeDefn] = field(default_factory=dict)
     ctor_owner: dict[str, str] = field(default_factory=dict)  # qualified ctor → type
+    integers: str = WIDE
 
     def add(self, defn: TypeDefn) -> None:
         """Register a type definition and its constructors."""

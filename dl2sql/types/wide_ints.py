@@ -15,6 +15,13 @@ values; and SQL's order of the pairs (``num`` first, then ``key`` as bytes) is t
 numeric order: negative huge < small < positive huge, positive huge values by digit
 count then digits, negative ones the reverse, which the complement gives.
 
+That is the WIDE representation. A run starts NARROW where it can
+(:data:`dl2sql.types.model.NARROW`): each value a plain DECIMAL(38,0), computed on
+natively at full speed, and where a value would need more than 38 digits the run
+fails with an :class:`~dl2sql.diagnostics.IntegerOverflow` and starts again WIDE
+(:mod:`dl2sql.api.speculation`). The representation is the type environment's
+``integers``; :func:`is_pair` is where storage asks it.
+
 Python's ``str(int)`` and ``int(str)`` refuse numbers beyond 4300 digits by default;
 DDlog's are unbounded, so this module (imported wherever values are stored or
 printed, Spark's workers included) lifts that limit for the process.
@@ -23,7 +30,8 @@ from __future__ import annotations
 
 import sys
 
-from dl2sql.types.model import TBigInt, TBit, TSigned, Type
+from dl2sql.diagnostics import OVERFLOW_MARKER, IntegerOverflow
+from dl2sql.types.model import WIDE, TBigInt, TBit, TSigned, Type, TypeEnv
 
 NUM, BIG = "num$", "big$"  # the SQL struct's field names
 CAP = 10 ** 38 - 1  # the largest DECIMAL(38,0); |num| == CAP marks a huge value
@@ -39,6 +47,28 @@ if hasattr(sys, "set_int_max_str_digits"):
 def is_wide(t: Type) -> bool:
     """True when integers of type ``t`` are stored as (num, big) pairs."""
     return isinstance(t, TBigInt) or (isinstance(t, (TBit, TSigned)) and t.width > 64)
+
+
+def is_pair(t: Type, env: TypeEnv) -> bool:
+    """True when values of ``t`` are stored as (num, big) pairs in ``env``'s
+    representation (wide types, stored WIDE); NARROW stores them as DECIMAL(38,0)."""
+    return env.integers == WIDE and is_wide(t)
+
+
+def fits_narrow(v: int) -> bool:
+    """Whether DECIMAL(38,0), the NARROW form, holds ``v``."""
+    return -CAP <= v <= CAP
+
+
+OVERFLOW = (f"{OVERFLOW_MARKER} a value of a wide integer type needs more than the 38 digits "
+            f"of DECIMAL(38,0)")
+
+
+def narrow(v: int) -> int:
+    """``v`` in the NARROW form; IntegerOverflow where it does not fit."""
+    if not fits_narrow(v):
+        raise IntegerOverflow(f"{OVERFLOW} ({len(str(abs(v)))} digits)")
+    return v
 
 
 def encode(v: int) -> tuple[int, str]:

@@ -46,8 +46,13 @@ class E:
         return self.fn(row)
 
 
-def value(t: str) -> st.SearchStrategy:
-    """Values of type ``t``, its edges and the storage's often."""
+def value(t: str, small: bool = False) -> st.SearchStrategy:
+    """Values of type ``t``, its edges and the storage's often; with ``small``, values
+    of at most 20 digits (whose sums and products stay within 38 digits or just
+    cross them), never negative for ``bit<128>`` (which would wrap to 39 digits)."""
+    if small:
+        low = 0 if t == U128 else -10 ** 20
+        return st.sampled_from([0, 1, 10 ** 19]) | st.integers(low, 10 ** 20)
     edges = [0, 1, CAP - 1, CAP, CAP + 1, 2 ** 127 - 1, 2 ** 127, 2 ** 128 - 1, 2 ** 128]
     pool = st.sampled_from(edges + [-v for v in edges]) | st.integers(-10 ** 18, 10 ** 18) \
         | st.integers(-10 ** 40, 10 ** 40) | st.integers(-10 ** 90, 10 ** 90)
@@ -55,8 +60,8 @@ def value(t: str) -> st.SearchStrategy:
 
 
 @st.composite
-def literal(draw, t: str) -> E:
-    v = draw(value(t))
+def literal(draw, t: str, small: bool = False) -> E:
+    v = draw(value(t, small))
     if t == S128 and v == -2 ** 127:  # its magnitude is no signed<128> literal
         return E(f"((-({2 ** 127 - 1}: {t})) - (1: {t}))", lambda row, v=v: v)
     if v < 0:  # a negative literal is `-` applied to a positive one
@@ -65,23 +70,24 @@ def literal(draw, t: str) -> E:
 
 
 @st.composite
-def expr(draw, t: str, depth: int) -> E:
-    """An expression of type ``t`` nesting at most ``depth`` operators."""
+def expr(draw, t: str, depth: int, small: bool = False) -> E:
+    """An expression of type ``t`` nesting at most ``depth`` operators (``small``: its
+    constants, see :func:`value`)."""
     if depth == 0 or draw(st.integers(0, 4)) == 0:
         if draw(st.booleans()):
             c = draw(st.sampled_from(COLUMNS[t]))
             return E(c, lambda row, c=c: row[c])
-        return draw(literal(t))
+        return draw(literal(t, small))
     sub = depth - 1
     kind = draw(st.sampled_from(["arith", "arith", "divide", "negate", "if", "cast"]))
     if kind == "arith":
         op = draw(st.sampled_from(["+", "-", "*"]))
-        a, b = draw(expr(t, sub)), draw(expr(t, sub))
+        a, b = draw(expr(t, sub, small)), draw(expr(t, sub, small))
         f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
         return E(f"({a.text} {op} {b.text})", lambda row: wrap(t, f(a(row), b(row))))
     if kind == "divide":
         op = draw(st.sampled_from(["/", "%"]))
-        a, d = draw(expr(t, sub)), draw(expr(t, sub))
+        a, d = draw(expr(t, sub, small)), draw(expr(t, sub, small))
         divisor = E(f"(({d.text} * {d.text}) + ({1}: {t}))",
                     lambda row: wrap(t, d(row) * d(row) + 1))
 
@@ -92,11 +98,12 @@ def expr(draw, t: str, depth: int) -> E:
         return E(f"({a.text} {op} {divisor.text})", divide)
     if kind == "negate":
         if t == U128:  # DDlog negates signed values only
-            return draw(expr(t, sub))
-        a = draw(expr(t, sub))
+            return draw(expr(t, sub, small))
+        a = draw(expr(t, sub, small))
         return E(f"(-{a.text})", lambda row: wrap(t, -a(row)))
     if kind == "if":
-        c, a, b = draw(compare(sub)), draw(expr(t, sub)), draw(expr(t, sub))
+        c, a, b = draw(compare(sub, small)), draw(expr(t, sub, small)), \
+            draw(expr(t, sub, small))
         return E(f"(if ({c.text}) {{ {a.text} }} else {{ {b.text} }})",
                  lambda row: a(row) if c(row) else b(row))
     # casts DDlog allows: to bigint and signed<> from any integer, to bit<> from the
@@ -105,10 +112,10 @@ def expr(draw, t: str, depth: int) -> E:
                U128: [S128]}[t]
     source = draw(st.sampled_from(sources))
     if source == "signed<64>":  # through a narrower type: wraps twice
-        a = draw(expr(BIGINT, sub))
+        a = draw(expr(BIGINT, sub, small))
         return E(f"(({a.text} as signed<64>) as {t})",
                  lambda row: wrap(t, wrap_s64(a(row))))
-    a = draw(expr(source, sub))
+    a = draw(expr(source, sub, small))
     return E(f"({a.text} as {t})", lambda row: wrap(t, a(row)))
 
 
@@ -118,23 +125,23 @@ def wrap_s64(v: int) -> int:
 
 
 @st.composite
-def compare(draw, depth: int) -> E:
+def compare(draw, depth: int, small: bool = False) -> E:
     t = draw(st.sampled_from(TYPES))
     op = draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
-    a, b = draw(expr(t, depth)), draw(expr(t, depth))
+    a, b = draw(expr(t, depth, small)), draw(expr(t, depth, small))
     f = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
          "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}[op]
     return E(f"({a.text} {op} {b.text})", lambda row: f(a(row), b(row)))
 
 
 @st.composite
-def output(draw, depth: int) -> tuple[str, E]:
+def output(draw, depth: int, small: bool = False) -> tuple[str, E]:
     """An output column: a wide integer, a comparison or a string conversion."""
     kind = draw(st.sampled_from(["int", "int", "int", "bool", "string"]))
     if kind == "bool":
-        return "bool", draw(compare(depth))
+        return "bool", draw(compare(depth, small))
     t = draw(st.sampled_from(TYPES))
-    e = draw(expr(t, depth))
+    e = draw(expr(t, depth, small))
     if kind == "string":
         return "string", E(f'"<${{{e.text}}}>"', lambda row: f"<{e(row)}>")
     return t, e
@@ -161,10 +168,11 @@ class Case:
 
 
 @st.composite
-def case(draw, expressions: int, depth: int, rows: int) -> Case:
-    """A :class:`Case` of ``expressions`` random outputs and 1..``rows`` rows."""
-    exprs = tuple(draw(output(depth)) for _ in range(expressions))
+def case(draw, expressions: int, depth: int, rows: int, small: bool = False) -> Case:
+    """A :class:`Case` of ``expressions`` random outputs and 1..``rows`` rows
+    (``small``: its values, see :func:`value`)."""
+    exprs = tuple(draw(output(depth, small)) for _ in range(expressions))
     count = draw(st.integers(1, rows))
-    data = tuple((i, draw(value(BIGINT)), draw(value(BIGINT)), draw(value(U128)),
-                  draw(value(S128))) for i in range(count))
+    data = tuple((i, draw(value(BIGINT, small)), draw(value(BIGINT, small)),
+                  draw(value(U128, small)), draw(value(S128, small))) for i in range(count))
     return Case(exprs, data)

@@ -4,10 +4,14 @@ arithmetic on ``bigint``, ``bit<128>`` and ``signed<128>`` values, small and hug
 ints with DDlog's semantics (truncating division, wrap-around of the 128-bit types).
 Each example is one program whose rule computes the expressions per row of one input
 relation; natively where the values allow it, in the interpreter beyond (see
-dl2sql/sqlgen/wide_arith.py). Spark runs fewer examples, each batching more
-expressions into one query.
+dl2sql/sqlgen/wide_arith.py). A run starts with wide integers NARROW (DECIMAL(38,0))
+and goes WIDE where a value needs it (dl2sql.api.speculation); the NARROW plan alone
+gives Python's values or an overflow failure, never another value. Spark runs fewer
+examples, each batching more expressions into one query.
 """
 from __future__ import annotations
+
+import dataclasses
 
 import duckdb
 import pytest
@@ -15,8 +19,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.compiler import compile_source
+from dl2sql.diagnostics import OVERFLOWS
 from dl2sql.runner.duckdb_runner import DuckDBRunner
 from dl2sql.runtime.values import Record
+from dl2sql.types.model import NARROW
 from random_bigints import Case, case
 
 # the recursion limit changes during examples (see test_incremental_random.py)
@@ -26,12 +32,21 @@ SETTINGS = {"deadline": None, "derandomize": True, "database": None,
             "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 
 
-def check(example: Case, runner) -> None:
+def check(example: Case, runner, narrow: bool = False) -> None:
     """Every output of ``example``, computed by ``runner``, equals its Python value on
-    every row; a failure names the program, the row and the column."""
+    every row; a failure names the program, the row and the column. With ``narrow``,
+    by the NARROW plan alone, which may instead fail on an overflow."""
     text = example.text()
-    got = Evaluator(compile_source(text, "<random bigints>"), runner).evaluate(
-        {"In": {Record("In", row) for row in example.rows}})["Out"]
+    program = compile_source(text, "<random bigints>")
+    if narrow:  # nothing to fall back to: its overflow is raised
+        program = dataclasses.replace(program.represented(NARROW), integers=(NARROW,))
+    try:
+        got = Evaluator(program, runner).evaluate(
+            {"In": {Record("In", row) for row in example.rows}})["Out"]
+    except OVERFLOWS:  # DuckDB fails on a DECIMAL overflow itself (narrow plans rely on it)
+        if narrow:
+            return
+        raise
     by_id = {r.fields[0]: r.fields[1:] for r in got}
     assert sorted(by_id) == [row[0] for row in example.rows], text
     for row in example.rows:
@@ -47,6 +62,16 @@ def test_wide_arithmetic_agrees_with_python_duckdb(example: Case) -> None:
     con = duckdb.connect(":memory:")
     try:
         check(example, DuckDBRunner(con))
+    finally:
+        con.close()
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(example=case(expressions=6, depth=3, rows=4, small=True))
+def test_narrow_arithmetic_is_right_or_overflows_duckdb(example: Case) -> None:
+    con = duckdb.connect(":memory:")
+    try:
+        check(example, DuckDBRunner(con), narrow=True)
     finally:
         con.close()
 

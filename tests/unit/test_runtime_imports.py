@@ -17,6 +17,7 @@ import pytest
 import dl2sql
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.runner.spark_python import runtime_zip
+from dl2sql.types.model import WIDE
 
 PROGRAM = """
 function collatz(n: u64): u64 {
@@ -73,16 +74,20 @@ def test_udfs_run_with_only_dl2sql_and_pyspark_on_the_path(tmp_path) -> None:
 
     program = dl2sql.compile(PROGRAM, extern={"shout": shout})
     recorder = _Recorder()
-    Evaluator(program.compiled, recorder, externs={"shout": shout}).register_udfs(
-        program.compiled.plan_for("spark"))
-    assert len(recorder.udfs) == 3
+    # the program in both representations of wide integers (their UDFs named apart)
+    for compiled in (program.compiled, program.compiled.represented(WIDE)):
+        Evaluator(compiled, recorder, externs={"shout": shout}).register_udfs(
+            compiled.plan_for("spark"))
+    assert len(recorder.udfs) == 6
     # arguments as Spark hands them over: Rows for structs, ints for BIGINT
     calls = {name: [837799] if "collatz" in fn.fn.where else
              [Row(tag=1, Circle_r=0, Rect_w=3, Rect_h=4)] if "area" in fn.fn.where else ["hi"]
              for name, fn in recorder.udfs.items()}
     expected = {name: str(fn(*calls[name])) for name, fn in recorder.udfs.items()}
-    # a bit<128> goes to Spark as its (num, big) pair (dl2sql.types.wide_ints)
-    assert sorted(expected.values()) == ["(Decimal('36'), '')", "524", "HI!"]
+    # a bit<128> goes to Spark as a DECIMAL, or WIDE as its (num, big) pair
+    # (dl2sql.types.wide_ints)
+    assert sorted(expected.values()) == ["(Decimal('36'), '')", "36", "524", "524", "HI!",
+                                         "HI!"]
     pickled = tmp_path / "udfs.pickle"
     pickled.write_bytes(cloudpickle.dumps((recorder.udfs, calls)))
 

@@ -28,248 +28,109 @@ SELECT DISTINCT
   CASE
     WHEN CASE
       WHEN NOT (
-        ABS(CAST("t1"."u"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t1"."u"."num$" + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
+        "t1"."u" + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-    THEN {'num$': CAST("t1"."u"."num$" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_1("t1"."u")
+    THEN CAST("t1"."u" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
   END AS "u1",
   CASE
     WHEN CASE
       WHEN NOT (
-        ABS(CAST("t1"."u"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t1"."u"."num$" - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
+        "t1"."u" - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-    THEN {'num$': CAST("t1"."u"."num$" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_2("t1"."u")
+    THEN CAST("t1"."u" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
   END AS "u2",
   CASE
     WHEN CASE
       WHEN NOT (
-        ABS(CAST("t1"."u"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST("t1"."u"."num$" AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t1"."u"."num$" * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
+        "t1"."u" * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-    THEN {'num$': CAST("t1"."u"."num$" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_3("t1"."u")
+    THEN CAST("t1"."u" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
   END AS "u3",
-  CASE
-    WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t1"."s"."num$" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_4("t1"."s")
-  END AS "s1",
-  CASE
-    WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t1"."s"."num$" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_5("t1"."s")
-  END AS "s2",
-  CASE
-    WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST(-"t1"."s"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_6("t1"."s")
-  END AS "s3",
-  CASE
-    WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t1"."s"."num$" AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t1"."s"."num$" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_7("t1"."s")
-  END AS "s4",
-  CASE
-    WHEN ABS(CAST("t1"."u"."num$" AS DOUBLE)) + ABS(CAST("t1"."s"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t1"."u"."num$" + "t1"."s"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_8("t1"."u", "t1"."s")
-  END AS "wide"
+  CAST("t1"."s" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "s1",
+  CAST("t1"."s" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "s2",
+  CAST(-"t1"."s" AS DECIMAL(38, 0)) AS "s3",
+  CAST("t1"."s" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "s4",
+  CAST("t1"."u" + "t1"."s" AS DECIMAL(38, 0)) AS "wide"
 FROM "W" AS "t1";
 -- Casts
 CREATE OR REPLACE TEMPORARY VIEW "Casts" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
+  CAST((
+    (
+      CAST("t1"."x" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+  ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS "s",
+  CAST(CAST((
+    (
+      CAST("t1"."x" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+  ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) AS "back",
+  CAST("t1"."x" AS DECIMAL(38, 0)) AS "s128",
   CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST((
-      (
-        CAST("t1"."x"."num$" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-    ELSE DL2SQL_UDF_9("t1"."x")
-  END AS "s",
-  {'num$': CAST(CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST((
-      (
-        CAST("t1"."x"."num$" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-    ELSE DL2SQL_UDF_9("t1"."x")
-  END AS DECIMAL(38, 0)), 'big$': ''} AS "back",
-  CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t1"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_10("t1"."x")
-  END AS "s128",
-  CASE
-    WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t1"."x"."num$" >= CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
-    THEN {'num$': CAST("t1"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_11("t1"."x")
+    WHEN CASE WHEN NOT (
+      "t1"."x" >= CAST(0 AS DECIMAL(38, 0))
+    ) THEN FALSE ELSE TRUE END
+    THEN CAST("t1"."x" AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
+    )
   END AS "u128",
-  CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST("t1"."x"."num$" AS DOUBLE)
-    ELSE DL2SQL_UDF_12("t1"."x")
-  END AS "d"
+  CAST("t1"."x" AS DOUBLE) AS "d"
 FROM "N" AS "t1";
 -- Misc
 CREATE OR REPLACE TEMPORARY VIEW "Misc" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
-  DL2SQL_UDF_13("t1"."x") AS "shl",
-  DL2SQL_UDF_14("t1"."x") AS "shr",
-  DL2SQL_UDF_15("t1"."x", CAST(3 AS BIGINT)) AS "cube",
+  DL2SQL_UDF_1("t1"."x") AS "shl",
+  DL2SQL_UDF_2("t1"."x") AS "shr",
+  DL2SQL_UDF_3("t1"."x", CAST(3 AS BIGINT)) AS "cube",
   CASE
-    WHEN "t1"."x" IS NULL OR {'num$': CAST(0 AS DECIMAL(38, 0)), 'big$': ''} IS NULL
+    WHEN "t1"."x" IS NULL OR CAST(0 AS DECIMAL(38, 0)) IS NULL
     THEN NULL
-    ELSE LEAST("t1"."x", {'num$': CAST(0 AS DECIMAL(38, 0)), 'big$': ''})
+    ELSE LEAST("t1"."x", CAST(0 AS DECIMAL(38, 0)))
   END AS "lo",
   CASE
-    WHEN "t1"."x" IS NULL OR {'num$': CAST(0 AS DECIMAL(38, 0)), 'big$': ''} IS NULL
+    WHEN "t1"."x" IS NULL OR CAST(0 AS DECIMAL(38, 0)) IS NULL
     THEN NULL
-    ELSE GREATEST("t1"."x", {'num$': CAST(0 AS DECIMAL(38, 0)), 'big$': ''})
+    ELSE GREATEST("t1"."x", CAST(0 AS DECIMAL(38, 0)))
   END AS "hi"
 FROM "N" AS "t1";
 -- Text
 CREATE OR REPLACE TEMPORARY VIEW "Text" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
-  CASE
-    WHEN "t1"."x"."big$" = ''
-    THEN CAST("t1"."x"."num$" AS TEXT)
-    WHEN "t1"."x"."num$" > 0
-    THEN SUBSTRING("t1"."x"."big$", 11)
-    ELSE '-' || TRANSLATE(SUBSTRING("t1"."x"."big$", 11), '0123456789', '9876543210')
-  END || '|' || CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN CAST(CAST(-"t1"."x"."num$" AS DECIMAL(38, 0)) AS TEXT)
-    ELSE DL2SQL_UDF_16("t1"."x")
-  END || '|' || CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t1"."x"."num$" AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN CAST(CAST("t1"."x"."num$" * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS TEXT)
-    ELSE DL2SQL_UDF_17("t1"."x")
-  END || '|' || CASE
+  CAST("t1"."x" AS TEXT) || '|' || CAST(CAST(-"t1"."x" AS DECIMAL(38, 0)) AS TEXT) || '|' || CAST(CAST("t1"."x" * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS TEXT) || '|' || CAST(CASE
     WHEN CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_UDF_18("t1"."x")
-    END."big$" = ''
-    THEN CAST(CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_UDF_18("t1"."x")
-    END."num$" AS TEXT)
-    WHEN CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_UDF_18("t1"."x")
-    END."num$" > 0
-    THEN SUBSTRING(
-      CASE
-        WHEN CASE
-          WHEN NOT (
-            ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          )
-          THEN FALSE
-          WHEN NOT (
-            CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-          )
-          THEN FALSE
-          ELSE TRUE
-        END
-        THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-        ELSE DL2SQL_UDF_18("t1"."x")
-      END."big$",
-      11
+      WHEN NOT (
+        CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
+      )
+      THEN FALSE
+      ELSE TRUE
+    END
+    THEN CAST(CAST(CAST("t1"."x" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:34:1'
     )
-    ELSE '-' || TRANSLATE(
-      SUBSTRING(
-        CASE
-          WHEN CASE
-            WHEN NOT (
-              ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-            )
-            THEN FALSE
-            WHEN NOT (
-              CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-            )
-            THEN FALSE
-            ELSE TRUE
-          END
-          THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-          ELSE DL2SQL_UDF_18("t1"."x")
-        END."big$",
-        11
-      ),
-      '0123456789',
-      '9876543210'
-    )
-  END AS "s"
+  END AS TEXT) AS "s"
 FROM "N" AS "t1";
 -- __group2_rows
 CREATE OR REPLACE TEMPORARY VIEW "__group2_rows" AS
@@ -298,11 +159,7 @@ SELECT DISTINCT
   "t2"."name" AS "b"
 FROM "N" AS "t1"
 JOIN "N" AS "t2"
-  ON "t2"."x" = CASE
-    WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t1"."x"."num$" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_19("t1"."x")
-  END;
+  ON "t2"."x" = CAST("t1"."x" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0));
 -- Same
 CREATE OR REPLACE TEMPORARY VIEW "Same" AS
 SELECT DISTINCT
@@ -326,54 +183,26 @@ CREATE OR REPLACE TEMPORARY VIEW "Arith" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
   "t3"."name" AS "b",
+  CAST("t2"."x" + "t4"."x" AS DECIMAL(38, 0)) AS "sum",
+  CAST("t2"."x" - "t4"."x" AS DECIMAL(38, 0)) AS "diff",
+  CAST("t2"."x" * "t4"."x" AS DECIMAL(38, 0)) AS "prod",
   CASE
-    WHEN ABS(CAST("t2"."x"."num$" AS DOUBLE)) + ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t2"."x"."num$" + "t4"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_20("t2"."x", "t4"."x")
-  END AS "sum",
-  CASE
-    WHEN ABS(CAST("t2"."x"."num$" AS DOUBLE)) + ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t2"."x"."num$" - "t4"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_21("t2"."x", "t4"."x")
-  END AS "diff",
-  CASE
-    WHEN ABS(CAST("t2"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST("t2"."x"."num$" AS DOUBLE)) * ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    THEN {'num$': CAST("t2"."x"."num$" * "t4"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_22("t2"."x", "t4"."x")
-  END AS "prod",
-  CASE
-    WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST("t2"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t4"."x"."num$" <> CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
-    THEN {'num$': CAST(CAST(CAST("t2"."x"."num$" AS INT128) // CAST("t4"."x"."num$" AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_23("t2"."x", "t4"."x")
+    WHEN CASE WHEN NOT (
+      "t4"."x" <> CAST(0 AS DECIMAL(38, 0))
+    ) THEN FALSE ELSE TRUE END
+    THEN CAST(CAST(CAST("t2"."x" AS INT128) // CAST("t4"."x" AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
+    )
   END AS "quot",
   CASE
-    WHEN CASE
-      WHEN NOT (
-        ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST("t2"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        "t4"."x"."num$" <> CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
-    THEN {'num$': CAST(CAST("t2"."x"."num$" % "t4"."x"."num$" AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_UDF_24("t2"."x", "t4"."x")
+    WHEN CASE WHEN NOT (
+      "t4"."x" <> CAST(0 AS DECIMAL(38, 0))
+    ) THEN FALSE ELSE TRUE END
+    THEN CAST(CAST("t2"."x" % "t4"."x" AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
+    )
   END AS "rem"
 FROM "P" AS "t1"
 JOIN "N" AS "t2"

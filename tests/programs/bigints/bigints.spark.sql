@@ -24,495 +24,199 @@ FROM `__group1` AS `t1`;
 -- Wrap
 CREATE OR REPLACE TEMPORARY VIEW `Wrap` AS
 SELECT DISTINCT
-  *
-FROM (
-  SELECT
-    `t1`.`name` AS `a`,
-    CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`u`.`num$` + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN STRUCT(
-        CAST(`t1`.`u`.`num$` + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `u1`,
-    CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`u`.`num$` - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN STRUCT(
-        CAST(`t1`.`u`.`num$` - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `u2`,
-    CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          AND ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`u`.`num$` * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN STRUCT(
-        CAST(`t1`.`u`.`num$` * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `u3`,
-    CASE
-      WHEN ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(
-        CAST(`t1`.`s`.`num$` + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `s1`,
-    CASE
-      WHEN ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(
-        CAST(`t1`.`s`.`num$` - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `s2`,
-    CASE
-      WHEN ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(CAST(-`t1`.`s`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `s3`,
-    CASE
-      WHEN ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(
-        CAST(`t1`.`s`.`num$` * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `s4`,
-    CASE
-      WHEN ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(CAST(`t1`.`u`.`num$` + `t1`.`s`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `wide`
-  FROM `W` AS `t1`
-  WHERE
-    CASE
+  `t1`.`name` AS `a`,
+  CASE
+    WHEN CASE
       WHEN NOT (
-        ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+        ABS(CAST(`t1`.`u` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
       )
       THEN FALSE
       WHEN NOT (
-        `t1`.`u`.`num$` + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
+        `t1`.`u` + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-    AND CASE
-      WHEN NOT (
-        ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        `t1`.`u`.`num$` - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
-    AND CASE
-      WHEN NOT (
-        ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        `t1`.`u`.`num$` * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
-    AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND (
-      ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`u` + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
     )
-    AND ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-  UNION ALL
-  SELECT
-    `t1`.`name` AS `a`,
-    DL2SQL_UDF_1(`t1`.`u`) AS `u1`,
-    DL2SQL_UDF_2(`t1`.`u`) AS `u2`,
-    DL2SQL_UDF_3(`t1`.`u`) AS `u3`,
-    DL2SQL_UDF_4(`t1`.`s`) AS `s1`,
-    DL2SQL_UDF_5(`t1`.`s`) AS `s2`,
-    DL2SQL_UDF_6(`t1`.`s`) AS `s3`,
-    DL2SQL_UDF_7(`t1`.`s`) AS `s4`,
-    DL2SQL_UDF_8(`t1`.`u`, `t1`.`s`) AS `wide`
-  FROM `W` AS `t1`
-  WHERE
-    NOT (
-      CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`u`.`num$` + CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      AND CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`u`.`num$` - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      AND CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          AND ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`u`.`num$` * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND (
-        ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+  END AS `u1`,
+  CASE
+    WHEN CASE
+      WHEN NOT (
+        ABS(CAST(`t1`.`u` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
       )
-      AND ABS(CAST(`t1`.`u`.`num$` AS DOUBLE)) + ABS(CAST(`t1`.`s`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+      THEN FALSE
+      WHEN NOT (
+        `t1`.`u` - CAST(1 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
+      )
+      THEN FALSE
+      ELSE TRUE
+    END
+    THEN CAST(`t1`.`u` - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
     )
-) AS `split`;
+  END AS `u2`,
+  CASE
+    WHEN CASE
+      WHEN NOT (
+        ABS(CAST(`t1`.`u` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+        AND ABS(CAST(`t1`.`u` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+      )
+      THEN FALSE
+      WHEN NOT (
+        `t1`.`u` * CAST(3 AS DECIMAL(38, 0)) >= CAST(0 AS DECIMAL(38, 0))
+      )
+      THEN FALSE
+      ELSE TRUE
+    END
+    THEN CAST(`t1`.`u` * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
+  END AS `u3`,
+  CASE
+    WHEN ABS(CAST(`t1`.`s` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`s` + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
+  END AS `s1`,
+  CASE
+    WHEN ABS(CAST(`t1`.`s` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`s` - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
+  END AS `s2`,
+  CASE
+    WHEN ABS(CAST(`t1`.`s` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(-`t1`.`s` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
+  END AS `s3`,
+  CASE
+    WHEN ABS(CAST(`t1`.`s` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    AND ABS(CAST(`t1`.`s` AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`s` * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
+  END AS `s4`,
+  CASE
+    WHEN ABS(CAST(`t1`.`u` AS DOUBLE)) + ABS(CAST(`t1`.`s` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`u` + `t1`.`s` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:48:1'
+    )
+  END AS `wide`
+FROM `W` AS `t1`;
 -- Casts
 CREATE OR REPLACE TEMPORARY VIEW `Casts` AS
 SELECT DISTINCT
-  *
-FROM (
-  SELECT
-    `t1`.`name` AS `a`,
-    CASE
-      WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN CAST((
-        (
-          CAST(`t1`.`x`.`num$` AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-      ELSE CAST(0 AS BIGINT)
-    END AS `s`,
-    STRUCT(
-      CAST(CASE
-        WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        THEN CAST((
-          (
-            CAST(`t1`.`x`.`num$` AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-          ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-        ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-        ELSE CAST(0 AS BIGINT)
-      END AS DECIMAL(38, 0)) AS `num$`,
-      '' AS `big$`
-    ) AS `back`,
-    CASE
-      WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(CAST(`t1`.`x`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `s128`,
-    CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`x`.`num$` >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN STRUCT(CAST(`t1`.`x`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `u128`,
-    CASE
-      WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN CAST(`t1`.`x`.`num$` AS DOUBLE)
-      ELSE CAST(0.0 AS DOUBLE)
-    END AS `d`
-  FROM `N` AS `t1`
-  WHERE
-    ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND CASE
+  `t1`.`name` AS `a`,
+  CASE
+    WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST((
+      (
+        CAST(`t1`.`x` AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
+    )
+  END AS `s`,
+  CAST(CASE
+    WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST((
+      (
+        CAST(`t1`.`x` AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
+      ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
+    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
+    )
+  END AS DECIMAL(38, 0)) AS `back`,
+  CASE
+    WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`x` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
+    )
+  END AS `s128`,
+  CASE
+    WHEN CASE
       WHEN NOT (
-        ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+        ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
       )
       THEN FALSE
       WHEN NOT (
-        `t1`.`x`.`num$` >= CAST(0 AS DECIMAL(38, 0))
+        `t1`.`x` >= CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-    AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-  UNION ALL
-  SELECT
-    `t1`.`name` AS `a`,
-    DL2SQL_UDF_9(`t1`.`x`) AS `s`,
-    DL2SQL_UDF_10(`t1`.`x`) AS `back`,
-    DL2SQL_UDF_11(`t1`.`x`) AS `s128`,
-    DL2SQL_UDF_12(`t1`.`x`) AS `u128`,
-    DL2SQL_UDF_13(`t1`.`x`) AS `d`
-  FROM `N` AS `t1`
-  WHERE
-    NOT (
-      ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND CASE
-        WHEN NOT (
-          ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t1`.`x`.`num$` >= CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`x` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
     )
-) AS `split`;
+  END AS `u128`,
+  CASE
+    WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`x` AS DOUBLE)
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:42:1'
+    )
+  END AS `d`
+FROM `N` AS `t1`;
 -- Misc
 CREATE OR REPLACE TEMPORARY VIEW `Misc` AS
 SELECT DISTINCT
   `t1`.`name` AS `a`,
-  DL2SQL_UDF_14(`t1`.`x`) AS `shl`,
-  DL2SQL_UDF_15(`t1`.`x`) AS `shr`,
-  DL2SQL_UDF_16(`t1`.`x`, CAST(3 AS BIGINT)) AS `cube`,
-  LEAST(`t1`.`x`, STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)) AS `lo`,
-  GREATEST(`t1`.`x`, STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)) AS `hi`
+  DL2SQL_UDF_1(`t1`.`x`) AS `shl`,
+  DL2SQL_UDF_2(`t1`.`x`) AS `shr`,
+  DL2SQL_UDF_3(`t1`.`x`, CAST(3 AS BIGINT)) AS `cube`,
+  LEAST(`t1`.`x`, CAST(0 AS DECIMAL(38, 0))) AS `lo`,
+  GREATEST(`t1`.`x`, CAST(0 AS DECIMAL(38, 0))) AS `hi`
 FROM `N` AS `t1`;
 -- Text
 CREATE OR REPLACE TEMPORARY VIEW `Text` AS
 SELECT DISTINCT
-  *
-FROM (
-  SELECT
-    `t1`.`name` AS `a`,
+  `t1`.`name` AS `a`,
+  CONCAT(
     CONCAT(
       CONCAT(
         CONCAT(
           CONCAT(
-            CONCAT(
-              CONCAT(
-                CASE
-                  WHEN `t1`.`x`.`big$` = ''
-                  THEN CAST(`t1`.`x`.`num$` AS STRING)
-                  WHEN `t1`.`x`.`num$` > 0
-                  THEN SUBSTRING(`t1`.`x`.`big$`, 11)
-                  ELSE '-' || TRANSLATE(SUBSTRING(`t1`.`x`.`big$`, 11), '0123456789', '9876543210')
-                END,
-                '|'
-              ),
-              CASE
-                WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-                THEN CAST(CAST(-`t1`.`x`.`num$` AS DECIMAL(38, 0)) AS STRING)
-                ELSE ''
-              END
-            ),
-            '|'
-          ),
-          CASE
-            WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-            AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-            THEN CAST(CAST(`t1`.`x`.`num$` * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS STRING)
-            ELSE ''
-          END
-        ),
-        '|'
-      ),
-      CASE
-        WHEN CASE
-          WHEN CASE
-            WHEN NOT (
-              ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-            )
-            THEN FALSE
-            WHEN NOT (
-              CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-            )
-            THEN FALSE
-            ELSE TRUE
-          END
-          THEN STRUCT(
-            CAST(CAST((
-              `t1`.`x`.`num$` - `t1`.`x`.`num$` % CAST(7 AS DECIMAL(38, 0))
-            ) / CAST(7 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-            '' AS `big$`
-          )
-          ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-        END.`big$` = ''
-        THEN CAST(CASE
-          WHEN CASE
-            WHEN NOT (
-              ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-            )
-            THEN FALSE
-            WHEN NOT (
-              CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-            )
-            THEN FALSE
-            ELSE TRUE
-          END
-          THEN STRUCT(
-            CAST(CAST((
-              `t1`.`x`.`num$` - `t1`.`x`.`num$` % CAST(7 AS DECIMAL(38, 0))
-            ) / CAST(7 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-            '' AS `big$`
-          )
-          ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-        END.`num$` AS STRING)
-        WHEN CASE
-          WHEN CASE
-            WHEN NOT (
-              ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-            )
-            THEN FALSE
-            WHEN NOT (
-              CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-            )
-            THEN FALSE
-            ELSE TRUE
-          END
-          THEN STRUCT(
-            CAST(CAST((
-              `t1`.`x`.`num$` - `t1`.`x`.`num$` % CAST(7 AS DECIMAL(38, 0))
-            ) / CAST(7 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-            '' AS `big$`
-          )
-          ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-        END.`num$` > 0
-        THEN SUBSTRING(
-          CASE
-            WHEN CASE
-              WHEN NOT (
-                ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-              )
-              THEN FALSE
-              WHEN NOT (
-                CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-              )
-              THEN FALSE
-              ELSE TRUE
-            END
-            THEN STRUCT(
-              CAST(CAST((
-                `t1`.`x`.`num$` - `t1`.`x`.`num$` % CAST(7 AS DECIMAL(38, 0))
-              ) / CAST(7 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-              '' AS `big$`
-            )
-            ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-          END.`big$`,
-          11
-        )
-        ELSE '-' || TRANSLATE(
-          SUBSTRING(
+            CONCAT(CAST(`t1`.`x` AS STRING), '|'),
             CASE
-              WHEN CASE
-                WHEN NOT (
-                  ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-                )
-                THEN FALSE
-                WHEN NOT (
-                  CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-                )
-                THEN FALSE
-                ELSE TRUE
-              END
-              THEN STRUCT(
-                CAST(CAST((
-                  `t1`.`x`.`num$` - `t1`.`x`.`num$` % CAST(7 AS DECIMAL(38, 0))
-                ) / CAST(7 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-                '' AS `big$`
+              WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+              THEN CAST(CAST(-`t1`.`x` AS DECIMAL(38, 0)) AS STRING)
+              ELSE RAISE_ERROR(
+                'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:34:1'
               )
-              ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-            END.`big$`,
-            11
+            END
           ),
-          '0123456789',
-          '9876543210'
-        )
-      END
-    ) AS `s`
-  FROM `N` AS `t1`
-  WHERE
-    ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND (
-      ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-    )
-    AND CASE
-      WHEN NOT (
-        ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-      )
-      THEN FALSE
-      WHEN NOT (
-        CAST(7 AS DECIMAL(38, 0)) <> CAST(0 AS DECIMAL(38, 0))
-      )
-      THEN FALSE
-      ELSE TRUE
-    END
-  UNION ALL
-  SELECT
-    `t1`.`name` AS `a`,
-    DL2SQL_UDF_17(`t1`.`x`) AS `s`
-  FROM `N` AS `t1`
-  WHERE
-    NOT (
-      ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND (
-        ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      )
-      AND CASE
+          '|'
+        ),
+        CASE
+          WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+          AND ABS(CAST(`t1`.`x` AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+          THEN CAST(CAST(`t1`.`x` * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS STRING)
+          ELSE RAISE_ERROR(
+            'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:34:1'
+          )
+        END
+      ),
+      '|'
+    ),
+    CAST(CASE
+      WHEN CASE
         WHEN NOT (
-          ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
+          ABS(CAST(`t1`.`x` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
         )
         THEN FALSE
         WHEN NOT (
@@ -521,8 +225,15 @@ FROM (
         THEN FALSE
         ELSE TRUE
       END
-    )
-) AS `split`;
+      THEN CAST(CAST((
+        `t1`.`x` - `t1`.`x` % CAST(7 AS DECIMAL(38, 0))
+      ) / CAST(7 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+      ELSE RAISE_ERROR(
+        'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:34:1'
+      )
+    END AS STRING)
+  ) AS `s`
+FROM `N` AS `t1`;
 -- __group2_rows
 CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
 SELECT DISTINCT
@@ -546,35 +257,17 @@ FROM `__group2` AS `t1`;
 -- Succ
 CREATE OR REPLACE TEMPORARY VIEW `Succ` AS
 SELECT DISTINCT
-  *
-FROM (
-  SELECT
-    `t1`.`name` AS `a`,
-    `t2`.`name` AS `b`
-  FROM `N` AS `t1`
-  JOIN `N` AS `t2`
-    ON `t2`.`x` = CASE
-      WHEN ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(
-        CAST(`t1`.`x`.`num$` + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END
-  WHERE
-    ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
-  UNION ALL
-  SELECT
-    `t1`.`name` AS `a`,
-    `t2`.`name` AS `b`
-  FROM `N` AS `t1`
-  JOIN `N` AS `t2`
-    ON `t2`.`x` = DL2SQL_UDF_18(`t1`.`x`)
-  WHERE
-    NOT (
-      ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+  `t1`.`name` AS `a`,
+  `t2`.`name` AS `b`
+FROM `N` AS `t1`
+JOIN `N` AS `t2`
+  ON `t2`.`x` = CASE
+    WHEN ABS(CAST(`t1`.`x` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t1`.`x` + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:22:1'
     )
-) AS `split`;
+  END;
 -- Same
 CREATE OR REPLACE TEMPORARY VIEW `Same` AS
 SELECT DISTINCT
@@ -596,156 +289,75 @@ JOIN `N` AS `t4`
 -- Arith
 CREATE OR REPLACE TEMPORARY VIEW `Arith` AS
 SELECT DISTINCT
-  *
-FROM (
-  SELECT
-    `t1`.`name` AS `a`,
-    `t3`.`name` AS `b`,
-    CASE
-      WHEN ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) + ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(CAST(`t2`.`x`.`num$` + `t4`.`x`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `sum`,
-    CASE
-      WHEN ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) + ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(CAST(`t2`.`x`.`num$` - `t4`.`x`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `diff`,
-    CASE
-      WHEN ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) * ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      THEN STRUCT(CAST(`t2`.`x`.`num$` * `t4`.`x`.`num$` AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `prod`,
-    CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t4`.`x`.`num$` <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN STRUCT(
-        CAST(CAST((
-          `t2`.`x`.`num$` - `t2`.`x`.`num$` % `t4`.`x`.`num$`
-        ) / `t4`.`x`.`num$` AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `quot`,
-    CASE
-      WHEN CASE
-        WHEN NOT (
-          ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t4`.`x`.`num$` <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      THEN STRUCT(
-        CAST(CAST(`t2`.`x`.`num$` % `t4`.`x`.`num$` AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS `num$`,
-        '' AS `big$`
-      )
-      ELSE STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)
-    END AS `rem`
-  FROM `P` AS `t1`
-  JOIN `N` AS `t2`
-    ON `t2`.`name` = `t1`.`name`
-  CROSS JOIN `P` AS `t3`
-  JOIN `N` AS `t4`
-    ON `t4`.`name` = `t3`.`name`
-  WHERE
-    ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) + ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) + ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-    AND (
-      ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) * ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+  `t1`.`name` AS `a`,
+  `t3`.`name` AS `b`,
+  CASE
+    WHEN ABS(CAST(`t2`.`x` AS DOUBLE)) + ABS(CAST(`t4`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t2`.`x` + `t4`.`x` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
     )
-    AND CASE
+  END AS `sum`,
+  CASE
+    WHEN ABS(CAST(`t2`.`x` AS DOUBLE)) + ABS(CAST(`t4`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t2`.`x` - `t4`.`x` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
+    )
+  END AS `diff`,
+  CASE
+    WHEN ABS(CAST(`t2`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    AND ABS(CAST(`t4`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    AND ABS(CAST(`t2`.`x` AS DOUBLE)) * ABS(CAST(`t4`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+    THEN CAST(`t2`.`x` * `t4`.`x` AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
+    )
+  END AS `prod`,
+  CASE
+    WHEN CASE
       WHEN NOT (
-        ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
+        ABS(CAST(`t4`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+        AND ABS(CAST(`t2`.`x` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
       )
       THEN FALSE
       WHEN NOT (
-        `t4`.`x`.`num$` <> CAST(0 AS DECIMAL(38, 0))
+        `t4`.`x` <> CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-    AND CASE
+    THEN CAST(CAST((
+      `t2`.`x` - `t2`.`x` % `t4`.`x`
+    ) / `t4`.`x` AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
+    )
+  END AS `quot`,
+  CASE
+    WHEN CASE
       WHEN NOT (
-        ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
+        ABS(CAST(`t4`.`x` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
+        AND ABS(CAST(`t2`.`x` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
       )
       THEN FALSE
       WHEN NOT (
-        `t4`.`x`.`num$` <> CAST(0 AS DECIMAL(38, 0))
+        `t4`.`x` <> CAST(0 AS DECIMAL(38, 0))
       )
       THEN FALSE
       ELSE TRUE
     END
-  UNION ALL
-  SELECT
-    `t1`.`name` AS `a`,
-    `t3`.`name` AS `b`,
-    DL2SQL_UDF_19(`t2`.`x`, `t4`.`x`) AS `sum`,
-    DL2SQL_UDF_20(`t2`.`x`, `t4`.`x`) AS `diff`,
-    DL2SQL_UDF_21(`t2`.`x`, `t4`.`x`) AS `prod`,
-    DL2SQL_UDF_22(`t2`.`x`, `t4`.`x`) AS `quot`,
-    DL2SQL_UDF_23(`t2`.`x`, `t4`.`x`) AS `rem`
-  FROM `P` AS `t1`
-  JOIN `N` AS `t2`
-    ON `t2`.`name` = `t1`.`name`
-  CROSS JOIN `P` AS `t3`
-  JOIN `N` AS `t4`
-    ON `t4`.`name` = `t3`.`name`
-  WHERE
-    NOT (
-      ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) + ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) + ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      AND (
-        ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-        AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) * ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-      )
-      AND CASE
-        WHEN NOT (
-          ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t4`.`x`.`num$` <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
-      AND CASE
-        WHEN NOT (
-          ABS(CAST(`t4`.`x`.`num$` AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
-          AND ABS(CAST(`t2`.`x`.`num$` AS DOUBLE)) < CAST(1e+32 AS DOUBLE)
-        )
-        THEN FALSE
-        WHEN NOT (
-          `t4`.`x`.`num$` <> CAST(0 AS DECIMAL(38, 0))
-        )
-        THEN FALSE
-        ELSE TRUE
-      END
+    THEN CAST(CAST(`t2`.`x` % `t4`.`x` AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
+    ELSE RAISE_ERROR(
+      'dl2sql-integer-overflow: a value of a wide integer type needs more than the 38 digits of DECIMAL(38,0) in the rule at bigints.dl:12:1'
     )
-) AS `split`;
+  END AS `rem`
+FROM `P` AS `t1`
+JOIN `N` AS `t2`
+  ON `t2`.`name` = `t1`.`name`
+CROSS JOIN `P` AS `t3`
+JOIN `N` AS `t4`
+  ON `t4`.`name` = `t3`.`name`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
 SELECT DISTINCT

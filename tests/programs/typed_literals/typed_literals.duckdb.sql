@@ -19,14 +19,14 @@ SELECT DISTINCT
 CREATE OR REPLACE TEMPORARY VIEW "Scores" AS
 SELECT DISTINCT
   [
-    {'_0': {'_0': CAST(1 AS BIGINT), '_1': {'num$': CAST(-99999999999999999999999 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(-0.25 AS DOUBLE)},
-    {'_0': {'_0': CAST(7 AS BIGINT), '_1': {'num$': CAST(-3 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(-2.5 AS DOUBLE)},
-    {'_0': {'_0': CAST(7 AS BIGINT), '_1': {'num$': CAST(3 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(2.0 AS DOUBLE)}
+    {'_0': {'_0': CAST(1 AS BIGINT), '_1': CAST(-99999999999999999999999 AS DECIMAL(38, 0))}, '_1': CAST(-0.25 AS DOUBLE)},
+    {'_0': {'_0': CAST(7 AS BIGINT), '_1': CAST(-3 AS DECIMAL(38, 0))}, '_1': CAST(-2.5 AS DOUBLE)},
+    {'_0': {'_0': CAST(7 AS BIGINT), '_1': CAST(3 AS DECIMAL(38, 0))}, '_1': CAST(2.0 AS DOUBLE)}
   ] AS "m"
 UNION
 SELECT DISTINCT
   [
-    {'_0': {'_0': CAST(2 AS BIGINT), '_1': {'num$': CAST(-1 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(-1.0 AS DOUBLE)}
+    {'_0': {'_0': CAST(2 AS BIGINT), '_1': CAST(-1 AS DECIMAL(38, 0))}, '_1': CAST(-1.0 AS DOUBLE)}
   ] AS "m";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS

@@ -20,24 +20,15 @@ CREATE OR REPLACE TEMPORARY VIEW `Scores` AS
 SELECT DISTINCT
   ARRAY(
     STRUCT(
-      STRUCT(
-        CAST(1 AS BIGINT) AS _0,
-        STRUCT(CAST(-99999999999999999999999 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
-      ) AS _0,
+      STRUCT(CAST(1 AS BIGINT) AS _0, CAST(-99999999999999999999999 AS DECIMAL(38, 0)) AS _1) AS _0,
       CAST(-0.25 AS DOUBLE) AS _1
     ),
     STRUCT(
-      STRUCT(
-        CAST(7 AS BIGINT) AS _0,
-        STRUCT(CAST(-3 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
-      ) AS _0,
+      STRUCT(CAST(7 AS BIGINT) AS _0, CAST(-3 AS DECIMAL(38, 0)) AS _1) AS _0,
       CAST(-2.5 AS DOUBLE) AS _1
     ),
     STRUCT(
-      STRUCT(
-        CAST(7 AS BIGINT) AS _0,
-        STRUCT(CAST(3 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
-      ) AS _0,
+      STRUCT(CAST(7 AS BIGINT) AS _0, CAST(3 AS DECIMAL(38, 0)) AS _1) AS _0,
       CAST(2.0 AS DOUBLE) AS _1
     )
   ) AS `m`
@@ -45,10 +36,7 @@ UNION
 SELECT DISTINCT
   ARRAY(
     STRUCT(
-      STRUCT(
-        CAST(2 AS BIGINT) AS _0,
-        STRUCT(CAST(-1 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
-      ) AS _0,
+      STRUCT(CAST(2 AS BIGINT) AS _0, CAST(-1 AS DECIMAL(38, 0)) AS _1) AS _0,
       CAST(-1.0 AS DOUBLE) AS _1
     )
   ) AS `m`;

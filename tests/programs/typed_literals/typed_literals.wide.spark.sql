@@ -1,0 +1,58 @@
+-- Pairs
+CREATE OR REPLACE TEMPORARY VIEW `Pairs` AS
+SELECT DISTINCT
+  STRUCT(CAST(-128 AS BIGINT) AS _0, CAST(-1.0 AS DOUBLE) AS _1) AS `p`
+UNION
+SELECT DISTINCT
+  STRUCT(CAST(127 AS BIGINT) AS _0, CAST(0.5 AS DOUBLE) AS _1) AS `p`;
+-- Nested
+CREATE OR REPLACE TEMPORARY VIEW `Nested` AS
+SELECT DISTINCT
+  ARRAY(
+    ARRAY(
+      STRUCT(CAST(-4 AS BIGINT) AS _0, ARRAY(CAST(-1.5 AS DOUBLE), CAST(3.0 AS DOUBLE)) AS _1),
+      STRUCT(CAST(4 AS BIGINT) AS _0, CAST(ARRAY() AS ARRAY<DOUBLE>) AS _1)
+    ),
+    ARRAY(STRUCT(CAST(0 AS BIGINT) AS _0, ARRAY(CAST(-0.75 AS DOUBLE)) AS _1))
+  ) AS `v`;
+-- Scores
+CREATE OR REPLACE TEMPORARY VIEW `Scores` AS
+SELECT DISTINCT
+  ARRAY(
+    STRUCT(
+      STRUCT(
+        CAST(1 AS BIGINT) AS _0,
+        STRUCT(CAST(-99999999999999999999999 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
+      ) AS _0,
+      CAST(-0.25 AS DOUBLE) AS _1
+    ),
+    STRUCT(
+      STRUCT(
+        CAST(7 AS BIGINT) AS _0,
+        STRUCT(CAST(-3 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
+      ) AS _0,
+      CAST(-2.5 AS DOUBLE) AS _1
+    ),
+    STRUCT(
+      STRUCT(
+        CAST(7 AS BIGINT) AS _0,
+        STRUCT(CAST(3 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
+      ) AS _0,
+      CAST(2.0 AS DOUBLE) AS _1
+    )
+  ) AS `m`
+UNION
+SELECT DISTINCT
+  ARRAY(
+    STRUCT(
+      STRUCT(
+        CAST(2 AS BIGINT) AS _0,
+        STRUCT(CAST(-1 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`) AS _1
+      ) AS _0,
+      CAST(-1.0 AS DOUBLE) AS _1
+    )
+  ) AS `m`;
+-- ddlog_std::Singleton
+CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
+SELECT DISTINCT
+  TRUE AS `_unit`;
