@@ -391,6 +391,15 @@ A.EFor: "`for` loops", A.EBlock: "blocks",
         elif isinstance(src, TBigInt) and isinstance(target, TBit):
             self.diags.error(e.span, "direct casts from bigint to bit<> are not supported; "
                                      "cast to signed<N> first")
+        elif isinstance(src, (TBit, TSigned)) and isinstance(target, (TBit, TSigned)) \
+                and isinstance(src, TBit) != isinstance(target, TBit) \
+                and src.width != target.width:
+            # as DDlog's validator: which of the two casts comes first is the user's
+            # choice (sign-extend, or zero-extend), so neither is made silently
+            kind = "bit" if isinstance(target, TBit) else "signed"
+            self.diags.error(e.span, f"conversion between signed and unsigned integers "
+                                     f"needs the same width: cast `{src}` to "
+                                     f"`{kind}<{src.width}>` first")
         return T.TCast(target, inner)
 
 

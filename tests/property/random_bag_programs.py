@@ -27,13 +27,13 @@ FUNCTIONS = """\
 // a group sees a row of weight w as one element of weight w
 function wsum(g: Group<u32, u32>): u32 {
     var s: u32 = 0;
-    for ((v, w) in g) { s = s + v * (w as u32) };
+    for ((v, w) in g) { s = s + v * (w as u64 as u32) };
     s
 }
 
 function wcount(g: Group<u32, u32>): u32 {
     var s: u32 = 0;
-    for ((v, w) in g) { s = s + (w as u32) };
+    for ((v, w) in g) { s = s + (w as u64 as u32) };
     s
 }
 """
