@@ -281,7 +281,7 @@ class Maintained:
 
     def close(self) -> None:
         """Free the stored relations."""
-        self.updater.clear()
+        self.updater.clear(everything=True)
         self.runner.close()
 
 

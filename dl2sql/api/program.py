@@ -294,8 +294,9 @@ class RowsInput:
     def __init__(self, compiled: CompiledProgram, relation: str, rows):
         self.compiled, self.relation, self.rows = compiled, relation, rows
 
-    def load_into(self, runner, table) -> None:
-        """Convert the rows to the table's columns and load them."""
+    def load_into(self, runner, table) -> int:
+        """Convert the rows to the table's columns and load them; the number of rows
+        loaded."""
         env = self.compiled.type_env
         columns = self.compiled.layouts[self.relation].columns
         out = []
@@ -310,6 +311,7 @@ class RowsInput:
             # a stream's or multiset's copies stay; arrays (Vec, Set, Map) are lists
             out = builtins.list({_hashable(row): row for row in out}.values())
         runner.load(table, out)
+        return len(out)
 
 
 def _hashable(value):

@@ -93,6 +93,7 @@ class Updater:
         self.sizes: dict[str, int] = {}  # rows of each relation
         self.rows: dict[str, int] = {}  # rows of each temporary table made
         self.empty: set[str] = set()
+        self._left: set[str] = set()  # small temporary tables not dropped (clear)
         self.counted: dict[str, int] = {}  # rows of the tables made by a loop's body
         self._names: dict[int, tuple] = {}
         self.history: dict[str, _History] = {}
@@ -138,9 +139,9 @@ class Updater:
                 table = self.plan.changes[rel][kind]
                 if data is None:
                     continue
-                if hasattr(data, "load_into"):
-                    data.load_into(self.runner, table)
-                    self.rows[table.name] = self.runner.size(table)
+                if hasattr(data, "load_into"):  # may answer with its number of rows
+                    n = data.load_into(self.runner, table)
+                    self.rows[table.name] = n if isinstance(n, int) else self.runner.size(table)
                 else:
                     rows = list(data)  # distinct rows (a count only estimates the cost)
                     self.runner.load(table, rows)
@@ -176,10 +177,19 @@ class Updater:
         finally:
             self.runner.drop_all([look.keys, look.found.target])
 
-    def clear(self) -> None:
-        """Drop the temporary tables of the last transaction."""
+    def clear(self, everything: bool = False) -> None:
+        """Drop the temporary tables of the last transaction (``everything``: also the
+        small ones left for the next transaction to replace)."""
+        keep = 0 if everything else getattr(self.runner, "keeps_rows_below", 0)
+        names = [name for name in self.rows if name not in self.state]
+        small = {n for n in names if self.rows[n] is not None and self.rows[n] < keep}
+        # a table left over is never read: one not made by this transaction is empty
+        # for it (and replaced where a statement makes it)
+        dropped = [n for n in names if n not in small] + (
+            sorted(self._left - small) if everything else [])
+        self._left = (self._left | small) - set(dropped)
         self.runner.drop_all([self.plan.tables.get(name) or Table(name, ())
-                              for name in self.rows if name not in self.state])
+                              for name in dropped])
         self.rows = {}
 
     def size(self, rel: str) -> int:
