@@ -132,7 +132,8 @@ class Updater:
         relation; for ``delete_key``, one-column rows of keys) or an object whose
         ``load_into(runner, table)`` loads them. Deletions apply first: a row both
         deleted and inserted is present after it. The previous transaction's
-        temporary tables (its changes included) are dropped first."""
+        temporary tables (its changes included) are dropped first, or left to be
+        replaced (:meth:`clear`)."""
         self.clear()
         for rel, kinds in changes.items():
             for kind, data in kinds.items():
