@@ -21,8 +21,8 @@ from sqlglot import exp
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.modify import Joined, modifications
-from dl2sql.api.speculation import switched
-from dl2sql.diagnostics import OVERFLOWS, InputError, RuntimeFailure
+from dl2sql.api.speculation import speculate
+from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
 from dl2sql.passes.bags import is_bag
 from dl2sql.incremental.execute import Choice, Outcome, Updater
@@ -133,21 +133,16 @@ class Maintained:
     def _transact(self, bind) -> Outcome:
         """Apply the transaction whose changes ``bind(compiled)`` gives as normalised
         rows or loaders of ``compiled``'s representation; where a value outgrows it,
-        store the relations WIDE and apply it again."""
-        try:
-            return self.apply_rows(bind(self.compiled))
-        except OVERFLOWS as overflow:
-            self._widen(overflow)
-        return self.apply_rows(bind(self.compiled))
+        store the relations in the next one and apply it again."""
+        def attempt(compiled) -> Outcome:
+            if compiled is not self.compiled:
+                self._store_as(compiled)
+            return self.apply_rows(bind(compiled))
+        return speculate(self.compiled, attempt, self.progress)[1]
 
-    def _widen(self, overflow: RuntimeFailure) -> None:
-        """Store every relation in the next representation of wide integers (the
-        relations as they are: the failed transaction left nothing), or raise
-        ``overflow`` where there is none."""
-        wider = self.compiled.fallback()
-        if wider is None:
-            raise overflow
-        switched(self.progress, overflow)
+    def _store_as(self, wider) -> None:
+        """Store every relation in representation ``wider`` of wide integers (the
+        relations as they are: the failed transaction left nothing)."""
         with self.runner.running(), engine_errors(), self.runner.transaction():
             widened = Maintained(wider, self.runner, {}, self.externs, self.progress,
                                  self.choice, self.program, state.reopened(self, wider))

@@ -131,21 +131,13 @@ class _Builder:
                            f"{rel}: rows deleted that were present")]
         removed = [table_name(rel, "present")]
         if info.key is not None:
-            stored = Source(STORED_ALIAS, rel, "full")
-            layout = self.p.layouts[rel]
-            key = key_of(info.key, layout, STORED_ALIAS)
-            upsert = key_of(info.key, layout, "dl2sql_new")
-            keys = T.TCol(info.key_type, KEYS_ALIAS, "key")
-            outs = tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns)
+            upsert = key_of(info.key, self.p.layouts[rel], "dl2sql_new")
             for version, other, equal, what in (
                     ("replaced", Source("dl2sql_new", rel, "upsert"), upsert,
                      "stored rows whose key a row inserted or updated has"),
-                    ("dropped", Source(KEYS_ALIAS, rel, "delete_key"), keys,
+                    ("dropped", Source(KEYS_ALIAS, rel, "delete_key"), self.key_column(info),
                      "stored rows whose key is deleted")):
-                block = Block(rel, (stored, other), (T.TBin(BOOL, "==", key, equal),), (), outs,
-                              info.span)
-                need = table_name(rel, other.version)
-                stmts.append(self.made(rel, version, Parts(rel, (Part(Rows(block), (need,)),)),
+                stmts.append(self.made(rel, version, self.stored_with_key(rel, info, other, equal),
                                        f"{rel}: {what}"))
                 removed.append(table_name(rel, version))
             upserted = table_name(rel, "upsert")
@@ -203,15 +195,25 @@ class _Builder:
         """The query of a primary-key relation's stored rows whose keys are in a table
         (what ``modify`` changes, read before the transaction)."""
         keys = self.key_table(rel, info.key_type, "lookup_key")
+        found = self.stored_with_key(rel, info, Source(KEYS_ALIAS, rel, "lookup_key"),
+                                     self.key_column(info))
+        return Lookup(keys, Materialize(self.table(rel, "looked_up"), found,
+                                        comment=f"{rel}: stored rows of the keys given"))
+
+    @staticmethod
+    def key_column(info) -> T.TCol:
+        """The column of a key table (:meth:`key_table`) read as source KEYS_ALIAS."""
+        return T.TCol(info.key_type, KEYS_ALIAS, "key")
+
+    def stored_with_key(self, rel: str, info, other: Source, equal) -> Parts:
+        """The stored rows of primary-key relation ``rel`` whose key is ``equal``, an
+        expression over the rows of source ``other`` (made only where it has rows)."""
         layout = self.p.layouts[rel]
-        block = Block(rel, (Source(STORED_ALIAS, rel, "full"), Source(KEYS_ALIAS, rel,
-                                                                      "lookup_key")),
-                      (T.TBin(BOOL, "==", key_of(info.key, layout, STORED_ALIAS),
-                              T.TCol(info.key_type, KEYS_ALIAS, "key")),), (),
-                      tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns), info.span)
-        found = Materialize(self.table(rel, "looked_up"), Parts(rel, (Part(
-            Rows(block), (keys.name,)),)), comment=f"{rel}: stored rows of the keys given")
-        return Lookup(keys, found)
+        block = Block(rel, (Source(STORED_ALIAS, rel, "full"), other),
+                      (T.TBin(BOOL, "==", key_of(info.key, layout, STORED_ALIAS), equal),),
+                      (), tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns),
+                      info.span)
+        return Parts(rel, (Part(Rows(block), (table_name(rel, other.version),)),))
 
     def stratum(self, s: Stratum) -> StratumUpdate:
         for rel in s.relations:
