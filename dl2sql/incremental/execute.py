@@ -181,13 +181,16 @@ class Updater:
     def clear(self, everything: bool = False) -> None:
         """Drop the temporary tables of the last transaction (``everything``: also the
         small ones left for the next transaction to replace)."""
-        keep = 0 if everything else getattr(self.runner, "keeps_rows_below", 0)
-        names = [name for name in self.rows if name not in self.state]
-        small = {n for n in names if self.rows[n] is not None and self.rows[n] < keep}
+        names = {name for name in self.rows if name not in self.state}
+        keep = 0
+        if everything:
+            names |= self._left
+        else:
+            keep = getattr(self.runner, "keeps_rows_below", 0)
         # a table left over is never read: one not made by this transaction is empty
         # for it (and replaced where a statement makes it)
-        dropped = [n for n in names if n not in small] + (
-            sorted(self._left - small) if everything else [])
+        small = {n for n in names if self.rows.get(n) is not None and self.rows[n] < keep}
+        dropped = sorted(names - small)
         self._left = (self._left | small) - set(dropped)
         self.runner.drop_all([self.plan.tables.get(name) or Table(name, ())
                               for name in dropped])

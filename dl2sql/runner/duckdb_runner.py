@@ -136,15 +136,15 @@ class DuckDBRunner:
                     f"relation {table.name}: row {i} has {len(row)} columns, expected {n}: {row!r}"
                 )
         convs = [_to_duckdb(c.type) for c in table.columns]
-        create, insert = self._text(("load", table), lambda: self._load_sql(table, True)), \
-            self._text(("load more", table), lambda: self._load_sql(table, False))
         for start in range(0, len(rows), _LOAD_CHUNK):
             chunk = rows[start:start + _LOAD_CHUNK]
             params = []
             for j, conv in enumerate(convs):
                 col = [r[j] for r in chunk]
                 params.append(col if conv is _identity else [conv(v) for v in col])
-            self.con.execute(insert if start else create, params)
+            create = start == 0
+            self.con.execute(self._text(("load", table, create),
+                                        lambda: self._load_sql(table, create)), params)
 
     def _load_sql(self, table: Table, create: bool) -> exp.Expression:
         """The statement that makes (``create``) or extends ``table`` from one array
