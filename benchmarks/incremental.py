@@ -27,6 +27,7 @@ and median seconds, the rest of ``apply`` ("outside strata"), and the crossover.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import statistics
@@ -42,6 +43,7 @@ import dl2sql  # noqa: E402
 from benchmarks import generators  # noqa: E402
 from benchmarks.run import PROGRAMS  # noqa: E402
 from dl2sql.api.evaluate import Evaluator  # noqa: E402
+from dl2sql.engines import ENGINES  # noqa: E402
 from dl2sql.incremental.execute import Choice  # noqa: E402
 from dl2sql.runner.duckdb_runner import DuckDBRunner  # noqa: E402
 from dl2sql.runner.progress import RecordingProgress  # noqa: E402
@@ -311,6 +313,9 @@ def main(argv=None) -> int:
                     help="Choice.overdelete_time_share (default: Choice's; 0: off)")
     ap.add_argument("--backoff", type=int, default=None,
                     help="Choice.backoff (default: Choice's; 0: off)")
+    ap.add_argument("--search-on-driver-below", type=int, default=None,
+                    help="LoopPolicy.search_on_driver_below (default: the engine's; 0: a "
+                         "closure's search always runs on the engine)")
     ap.add_argument("--quick", action="store_true",
                     help="N=500, sizes 1+1 and 10, 5 transactions")
     args = ap.parse_args(argv)
@@ -319,6 +324,10 @@ def main(argv=None) -> int:
     args.sizes = (args.sizes or ("1+1,10" if q else "1,1+1,10,100,1000")).split(",")
     args.transactions = args.transactions or (5 if q else 20)
 
+    if args.search_on_driver_below is not None:
+        engine = ENGINES[args.engine]
+        ENGINES[args.engine] = dataclasses.replace(engine, loops=dataclasses.replace(
+            engine.loops, search_on_driver_below=args.search_on_driver_below))
     spark = None
     if args.engine == "spark":
         from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow

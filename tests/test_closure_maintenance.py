@@ -1,7 +1,7 @@
 """A transitive closure maintained by its changed edges (dl2sql/incremental/closure.py):
 random graphs and random transactions of several inserted and removed edges, checked
-against a Python closure after every transaction, on both engines and, on DuckDB, with
-both searches (one recursive query, and Spark's loop of steps)."""
+against a Python closure after every transaction, on both engines and, on each, with
+every search (one recursive query, the loop of steps, the search on the driver)."""
 from __future__ import annotations
 
 import dataclasses
@@ -89,6 +89,41 @@ def test_with_the_search_as_a_loop(monkeypatch, program, steps):
         ENGINES["duckdb"], loops=LoopPolicy(steps_per_check=steps)))
     check_run(dl2sql.compile(PROGRAM), DuckDBRunner(), 7 + steps, nodes=7, count=30,
               choice=Choice.never())
+
+
+def _searches_on_driver(monkeypatch, engine_name: str, below: int) -> list:
+    """The engine's policy with ``search_on_driver_below``; the list fills with the
+    number of edges of every search done on the driver."""
+    from dl2sql.engines import ENGINES
+    from dl2sql.incremental.execute import Updater
+    policy = ENGINES[engine_name]
+    monkeypatch.setitem(ENGINES, engine_name, dataclasses.replace(
+        policy, loops=dataclasses.replace(policy.loops, search_on_driver_below=below)))
+    seen, search = [], Updater._search_on_driver
+
+    def spy(self, stmt):
+        seen.append(self.size(stmt.edge))
+        search(self, stmt)
+    monkeypatch.setattr(Updater, "_search_on_driver", spy)
+    return seen
+
+
+def test_the_search_on_the_driver(monkeypatch, engine):
+    """Every search on the driver (Spark's default for few edges; DuckDB's own search is
+    one recursive query): the same paths, and no edge count above the limit."""
+    seen = _searches_on_driver(monkeypatch, engine.dialect, 1000)
+    methods = check_run(dl2sql.compile(PROGRAM), engine, 11, nodes=7,
+                        count=8 if engine.dialect == "spark" else 30, choice=Choice.never())
+    assert "closure (no path lost)" in methods and seen and max(seen) <= 1000
+
+
+def test_more_edges_than_the_driver_searches(monkeypatch, engine):
+    """Past ``search_on_driver_below`` edges the search runs on the engine: Spark's loop
+    of steps, DuckDB's recursive query."""
+    seen = _searches_on_driver(monkeypatch, engine.dialect, 5)
+    methods = check_run(dl2sql.compile(PROGRAM), engine, 12, nodes=7,
+                        count=8 if engine.dialect == "spark" else 30, choice=Choice.never())
+    assert "closure (no path lost)" in methods and seen == []
 
 
 def test_giving_up_on_candidates_undoes_the_insertions(program, engine):

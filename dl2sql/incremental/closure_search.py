@@ -9,15 +9,24 @@ reach, where delete and rederive costs every path through the removed edges (on 
 with one large strongly connected component, nearly all of them). For the sources of
 the removed edges it does not find again, it goes on until it has every node they
 reach, which the closure's deletion then reads.
+
+Where the engine's policy says so (``search_on_driver_below``: Spark, where each
+breadth-first level costs jobs) and the edges are few, the executor fetches them and
+searches on the driver instead (:func:`search_rows`); the statements stay as the
+fallback for more edges.
 """
 from __future__ import annotations
 
+from collections import defaultdict
+from typing import Iterable
+
+from dl2sql.incremental.nodes import DriverSearch
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, RecursiveUnion, Rename,
                                Rows, Scan, Subtract, Table)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
-from dl2sql.types.model import BOOL
+from dl2sql.types.model import BOOL, TDouble, TFloat, unwrapped
 
 # source aliases no rule uses (lowering names sources t1, t2, ...)
 REMOVED, EDGE, FOUND = "dl2sql_removed", "dl2sql_edge", "dl2sql_found"
@@ -32,7 +41,44 @@ def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node,
     ``(a, y)`` of a removed edge's source and a node it reaches (every such node, for
     the sources in that table)."""
     s = _Search(builder, rel, edge, edge_columns, node, span)
-    return s.statements(), s.b.table(rel, "pending")
+    statements, b = s.statements(), s.b
+    below = b.policy.search_on_driver_below
+    # a float's NaN equals itself in SQL's joins and in no Python set
+    if below and not isinstance(unwrapped(node), (TFloat, TDouble)):
+        statements = (DriverSearch(edge, b.table(edge), edge_columns, b.table(edge, "minus"),
+                                   b.table(rel, "reached"), b.table(rel, "pending"), below,
+                                   statements),)
+    return statements, b.table(rel, "pending")
+
+
+def search_rows(edges: Iterable[tuple], removed: Iterable[tuple]) -> tuple[list, list]:
+    """The search on the driver: from the ``edges`` ``(x, y)`` now and the ``removed``
+    ones ``(a, b)``, the rows of ``reached`` (pairs ``(a, y)`` of a removed edge's
+    source and a node it reaches, every such node where one of its removed edges is not
+    found again) and of ``pending`` (the removed edges not found again). A source's
+    breadth-first search stops once it has found the ends of all its removed edges."""
+    after = defaultdict(list)
+    for x, y in edges:
+        after[x].append(y)
+    ends = defaultdict(set)
+    for a, b in removed:
+        ends[a].add(b)
+    reached, pending = [], []
+    for a, wanted in ends.items():
+        seen: set = set()
+        frontier, missing = [a], set(wanted)
+        while frontier and missing:
+            further = []
+            for x in frontier:
+                for y in after.get(x, ()):
+                    if y not in seen:
+                        seen.add(y)
+                        further.append(y)
+            missing -= seen
+            frontier = further
+        reached += [(a, y) for y in seen]
+        pending += [(a, b) for b in missing]
+    return reached, pending
 
 
 class _Search:

@@ -18,8 +18,9 @@ from sqlglot import exp
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
-from dl2sql.incremental.nodes import (BySize, Enough, OverDeletion, Refuse, StratumUpdate,
-                                      UpdatePlan)
+from dl2sql.incremental.closure_search import search_rows
+from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, OverDeletion, Refuse,
+                                      StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
@@ -324,6 +325,14 @@ class Updater:
                     rows *= self.rows.get(t.name) or 0
                 if share is not None and rows > share * max(1, self.size(stmt.relation)):
                     raise _GiveUp(stmt.why)
+            elif isinstance(stmt, DriverSearch):
+                if stmt.removed.name in self.empty:  # nothing to search for
+                    self._vanish(stmt.reached)
+                    self._vanish(stmt.pending)
+                elif self.size(stmt.edge) <= stmt.below:
+                    self._search_on_driver(stmt)
+                else:
+                    self._run(stmt.otherwise)
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
                     rows = self.runner.fetch(stmt.table)
@@ -345,6 +354,17 @@ class Updater:
         count = stmt.count and (self.decisive is None or stmt.target.name in self.decisive)
         n = self.runner.materialize(stmt.target, query, count)
         self._made(stmt.target.name, n)
+
+    def _search_on_driver(self, stmt: DriverSearch) -> None:
+        names = [c.name for c in stmt.edges.columns]
+        at = [names.index(c) for c in stmt.ends]
+
+        def edges(table: Table) -> list:
+            return [(r[at[0]], r[at[1]]) for r in self.runner.fetch(table)]
+        found = search_rows(edges(stmt.edges), edges(stmt.removed))
+        for table, rows in zip((stmt.reached, stmt.pending), found):
+            self.runner.load(table, rows)
+            self._made(table.name, len(rows))
 
     def _reads(self, query: exp.Expression) -> tuple:
         hit = self._names.get(id(query))
@@ -446,6 +466,8 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
                 visit(st.large)
             elif isinstance(st, Refuse):
                 out.add(st.table.name)
+            elif isinstance(st, DriverSearch):
+                visit(st.otherwise)
     for s in plan.strata:
         visit(s.statements)
         if s.lossless is not None:

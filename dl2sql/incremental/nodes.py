@@ -76,6 +76,26 @@ class BySize:
 
 
 @dataclass(frozen=True)
+class DriverSearch:
+    """The search of a transitive closure's update (:mod:`dl2sql.incremental.closure_search`)
+    done on the driver where the edges are few: when relation ``edge`` holds at most
+    ``below`` rows, its ``edges`` (the full table, ``ends`` naming the columns where an
+    edge leaves and arrives) and the ``removed`` edges are fetched, and ``reached`` and
+    ``pending`` loaded as the search leaves them; otherwise ``otherwise`` runs, the
+    search on the engine. An engine that pays a job per statement (Spark) saves one per
+    breadth-first level."""
+
+    edge: str
+    edges: Table
+    ends: tuple[str, str]
+    removed: Table
+    reached: Table
+    pending: Table
+    below: int
+    otherwise: tuple
+
+
+@dataclass(frozen=True)
 class Lookup:
     """The stored rows of a primary-key input relation whose keys a caller loads into
     ``keys``: ``found`` makes them (read before a transaction that modifies them)."""

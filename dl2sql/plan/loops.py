@@ -60,7 +60,10 @@ class LoopPolicy:
     ``closure_by_doubling``: transitive closures may be evaluated by doubling.
     ``constant_rows``: a recursive stratum that reads no input (a constant of the
     program, :mod:`dl2sql.plan.constants`) of at most this many rows is evaluated once
-    on the oracle when the plan is made, and loaded as a table (0: never)."""
+    on the oracle when the plan is made, and loaded as a table (0: never).
+    ``search_on_driver_below``: a maintained transitive closure whose edge relation has
+    at most this many rows searches it on the driver for the paths a transaction's
+    deletions leave (:mod:`dl2sql.incremental.closure_search`; 0: never)."""
 
     recursive_union: bool = False
     partitioned: bool = False
@@ -69,6 +72,7 @@ class LoopPolicy:
     fuse_partitioned: bool = False
     closure_by_doubling: bool = False
     constant_rows: int = 0
+    search_on_driver_below: int = 0
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import (BySize, CountChange, Enough, Lookup, OverDeletion,
-                                      Refuse, StratumUpdate, UpdatePlan)
+from dl2sql.incremental.nodes import (BySize, CountChange, DriverSearch, Enough, Lookup,
+                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
@@ -128,6 +128,10 @@ class _UpdateLowering:
                           tuple(self.statement(x) for x in s.large))
         if isinstance(s, Refuse):
             return dataclasses.replace(s, table=table(s.table))
+        if isinstance(s, DriverSearch):
+            return dataclasses.replace(
+                s, edges=table(s.edges), removed=table(s.removed), reached=table(s.reached),
+                pending=table(s.pending), otherwise=tuple(self.statement(x) for x in s.otherwise))
         raise TypeError(f"not an update statement: {s!r}")
 
     def query(self, q):

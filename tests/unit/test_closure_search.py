@@ -1,0 +1,44 @@
+"""The search on the driver of a maintained transitive closure
+(:func:`dl2sql.incremental.closure_search.search_rows`), against the closure of the
+edges: a removed edge is pending exactly when its end is no longer reached, and a source
+with a pending edge has every node it reaches in ``reached``."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dl2sql.incremental.closure_search import search_rows  # noqa: E402
+from graphs import closure  # noqa: E402
+
+pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(pairs, max_size=20), st.sets(pairs, min_size=1, max_size=4))
+def test_the_driver_search_finds_what_the_edges_reach(edges, removed):
+    reached, pending = search_rows(sorted(edges), sorted(removed))
+    paths = closure(edges)
+    assert len(reached) == len(set(reached))
+    assert set(reached) <= paths
+    assert set(pending) == {(a, b) for a, b in removed if (a, b) not in paths}
+    for a in {a for a, _ in pending}:
+        assert {y for x, y in reached if x == a} == {y for x, y in paths if x == a}
+    for a, b in removed:
+        assert ((a, b) in pending) != ((a, b) in reached)
+
+
+def test_a_source_stops_once_its_removed_edges_are_found():
+    """From 0 the end 1 is one edge away: the search does not go on to the chain beyond."""
+    chain = [(0, 1)] + [(i, i + 1) for i in range(1, 50)]
+    reached, pending = search_rows(chain, [(0, 1)])
+    assert pending == [] and reached == [(0, 1)]
+
+
+def test_a_removed_self_loop_needs_a_cycle():
+    assert search_rows([(1, 2)], [(1, 1)]) == ([(1, 2)], [(1, 1)])
+    assert sorted(search_rows([(1, 2), (2, 1)], [(1, 1)])[0]) == [(1, 1), (1, 2)]
