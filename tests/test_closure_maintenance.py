@@ -102,7 +102,7 @@ def _searches_on_driver(monkeypatch, engine_name: str, below: int) -> list:
     seen, search = [], Updater._search_on_driver
 
     def spy(self, stmt):
-        seen.append(self.size(stmt.edge))
+        seen.append(self.size(stmt.edges.relation))
         search(self, stmt)
     monkeypatch.setattr(Updater, "_search_on_driver", spy)
     return seen

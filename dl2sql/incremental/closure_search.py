@@ -45,7 +45,7 @@ def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node,
     below = b.policy.search_on_driver_below
     # a float's NaN equals itself in SQL's joins and in no Python set
     if below and not isinstance(unwrapped(node), (TFloat, TDouble)):
-        statements = (DriverSearch(edge, b.table(edge), edge_columns, b.table(edge, "minus"),
+        statements = (DriverSearch(b.table(edge), edge_columns, b.table(edge, "minus"),
                                    b.table(rel, "reached"), b.table(rel, "pending"), below,
                                    statements),)
     return statements, b.table(rel, "pending")

@@ -329,7 +329,7 @@ class Updater:
                 if stmt.removed.name in self.empty:  # nothing to search for
                     self._vanish(stmt.reached)
                     self._vanish(stmt.pending)
-                elif self.size(stmt.edge) <= stmt.below:
+                elif self.size(stmt.edges.relation) <= stmt.below:
                     self._search_on_driver(stmt)
                 else:
                     self._run(stmt.otherwise)

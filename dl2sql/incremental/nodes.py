@@ -78,14 +78,13 @@ class BySize:
 @dataclass(frozen=True)
 class DriverSearch:
     """The search of a transitive closure's update (:mod:`dl2sql.incremental.closure_search`)
-    done on the driver where the edges are few: when relation ``edge`` holds at most
-    ``below`` rows, its ``edges`` (the full table, ``ends`` naming the columns where an
+    done on the driver where the edges are few: when the edge relation holds at most
+    ``below`` rows, its ``edges`` (its full table, ``ends`` naming the columns where an
     edge leaves and arrives) and the ``removed`` edges are fetched, and ``reached`` and
     ``pending`` loaded as the search leaves them; otherwise ``otherwise`` runs, the
     search on the engine. An engine that pays a job per statement (Spark) saves one per
     breadth-first level."""
 
-    edge: str
     edges: Table
     ends: tuple[str, str]
     removed: Table
