@@ -126,6 +126,26 @@ def test_more_edges_than_the_driver_searches(monkeypatch, engine):
     assert "closure (no path lost)" in methods and seen == []
 
 
+def test_inserted_edges_probed_on_the_driver(monkeypatch, program, engine):
+    """A transaction that only inserts: the driver tells which inserted edges are no
+    path yet, against the edges as they were (the edge (0, 2) is no path before: the
+    way 0 -> 1 -> 2 is inserted with it)."""
+    seen = _searches_on_driver(monkeypatch, engine.dialect, 1000)
+    chain = {(i, i + 1) for i in range(6)} - {(1, 2)}
+    live = maintain_on(program, engine, {"Edge": sorted(chain)}, choice=Choice.never())
+    inserted = [(1, 2), (0, 2), (3, 5)]
+    changes = live.apply(insert={"Edge": inserted})
+    after = chain | set(inserted)
+    assert seen == [len(after)]
+    assert sorted_rows(live.contents("Path")) == sorted(closure(after))
+    assert sorted_rows(changes["Path"]) == sorted(
+        (s, d, 1) for s, d in closure(after) - closure(chain))
+    assert live.last.methods["Path"] == "closure"
+    live.apply(insert={"Edge": [(0, 5)]})  # a path already: nothing to insert
+    assert len(seen) == 2 and "Path__iedge" in live.updater.empty
+    assert sorted_rows(live.contents("Path")) == sorted(closure(after | {(0, 5)}))
+
+
 def test_giving_up_on_candidates_undoes_the_insertions(program, engine):
     """Over-deletion share 0: any candidate gives up; the stratum is recomputed from
     the relation as it was before the insertions of the same transaction."""
@@ -186,14 +206,16 @@ def test_many_new_heads_are_extended_edge_by_edge(program, engine):
 
 def test_spark_counts_only_what_decides(program, spark):
     """On Spark a count is a job: an update counts the tables whose size decides what
-    runs next (here the input's changes, the new heads, the search's steps, the removed
-    edges not found again), and leaves the rest for the jobs that read them."""
+    runs next (here the input's changes), and leaves the rest for the jobs that read
+    them. With few edges, the inserted edges that are no path yet and the removed ones
+    not found again come from a search on the driver: a collect of the edges, and of
+    the inserted or removed ones."""
     cycle = [(i, i + 1) for i in range(10)] + [(10, 0)]
     live = program.maintain(spark=spark, inputs={"Edge": cycle})
     runner = live.runner
-    # every path exists already: the inserted rows and the new heads are counted
-    steps = [([(3, 7)], [], 2),
-             ([], [(3, 7)], 5)]  # still a path: the removed rows, the search, what it left
+    # every path exists already: the inserted rows counted, two collects
+    steps = [([(3, 7)], [], 3),
+             ([], [(3, 7)], 3)]  # still a path: the removed rows counted, two collects
     for inserted, deleted, most in steps:
         before = runner.actions
         live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})

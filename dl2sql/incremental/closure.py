@@ -131,30 +131,35 @@ class _Closure:
     # -- the update ----------------------------------------------------------------------
     def update(self) -> ClosureUpdate:
         b, rel = self.b, self.rel
+        # the search reads the edges now and the removed ones only: it runs first, with
+        # the probe of the inserted edges (on the driver where the edges are few)
         check, pending = search(b, self.rel, self.edge, (self.src, self.dst), self.node,
-                                self.span)
+                                self.span, self.new_edges())
         changes = [
             self.made("plus", [self.scan("added")], f"{rel}: rows added", subtract=("lost",)),
             self.made("minus", [self.scan("lost")], f"{rel}: rows removed",
                       subtract=("added",)),
         ]
-        statements = self.insertion() + list(check) + self.deletion() + changes
+        statements = list(check) + self.insertion() + self.deletion() + changes
         undo = (Patch(b.table(rel), None, b.table(rel, "added")),)
         return ClosureUpdate(tuple(statements), undo, pending)
 
-    def insertion(self) -> list:
+    def new_edges(self) -> Materialize:
         """The inserted edges that are no path yet (an edge ``(a, b)`` that is one adds
-        nothing: every ``x ~> a`` goes on to every ``b ~> y`` already), their new heads
-        ``(x, b)`` (few of them: with every path from ``b``), then the paths one edge
-        further from the last new ones, until none is new."""
+        nothing: every ``x ~> a`` goes on to every ``b ~> y`` already)."""
+        return self.made("iedge", [self.part(self.rows(
+            (Source(EDGE, self.edge, "plus"),), (), self.arc(EDGE)), (self.edge, "plus"))],
+            f"{self.rel}: inserted edges that are no path yet", subtract=("full",))
+
+    def insertion(self) -> list:
+        """From the inserted edges that are no path yet (:meth:`new_edges`), their new
+        heads ``(x, b)`` (few of them: with every path from ``b``), then the paths one
+        edge further from the last new ones, until none is new."""
         b, rel = self.b, self.rel
         e_s, e_d = self.arc(EDGE)
         p_s, p_d = self.path(PATH)
         r_s, r_d = self.path(ROW)
         n_s, n_d = self.path(EDGE)
-        new_edges = self.made("iedge", [self.part(self.rows(
-            (Source(EDGE, self.edge, "plus"),), (), (e_s, e_d)), (self.edge, "plus"))],
-            f"{rel}: inserted edges that are no path yet", subtract=("full",))
         inserted = Source(EDGE, rel, "iedge")
         heads = self.made("ihead", [
             self.scan("iedge"),
@@ -173,7 +178,7 @@ class _Closure:
         full, added, new = b.table(rel), b.table(rel, "added"), b.table(rel, "inew")
         keep = [Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new)]
         # sized (a count decides) where counting costs: no edge left, nothing to insert
-        return [new_edges, BySize(b.table(rel, "iedge"), 0, (), (
+        return [BySize(b.table(rel, "iedge"), 0, (), (
             heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
                           (Rename(new, b.table(rel, "ihead")),)),
             *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}")))]

@@ -13,7 +13,9 @@ reach, which the closure's deletion then reads.
 Where the engine's policy says so (``search_on_driver_below``: Spark, where each
 breadth-first level costs jobs) and the edges are few, the executor fetches them and
 searches on the driver instead (:func:`search_rows`); the statements stay as the
-fallback for more edges.
+fallback for more edges. With the edges on the driver, it also tells which inserted
+edges are no path yet (:func:`new_edge_rows`, searching the edges as they were), which
+on the engine is a probe of every path of the closure; the insertion starts from those.
 """
 from __future__ import annotations
 
@@ -32,23 +34,25 @@ from dl2sql.types.model import BOOL, TDouble, TFloat, unwrapped
 REMOVED, EDGE, FOUND = "dl2sql_removed", "dl2sql_edge", "dl2sql_found"
 
 
-def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node,
-           span) -> tuple[tuple, Table]:
+def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node, span,
+           new_edges: Materialize) -> tuple[tuple, Table]:
     """The statements of the search for ``rel = edge+`` (its stratum being built by
     ``builder``, a :class:`~dl2sql.incremental.build._Builder`; ``edge_columns`` are
     where the edges leave and arrive, ``node`` their type), and the table they leave
     with the removed edges not found again. They leave in ``reached`` the pairs
     ``(a, y)`` of a removed edge's source and a node it reaches (every such node, for
-    the sources in that table)."""
+    the sources in that table). ``new_edges`` makes the inserted edges that are no path
+    yet; it runs first (on the driver, with the search, where the search does)."""
     s = _Search(builder, rel, edge, edge_columns, node, span)
     statements, b = s.statements(), s.b
     below = b.policy.search_on_driver_below
     # a float's NaN equals itself in SQL's joins and in no Python set
     if below and not isinstance(unwrapped(node), (TFloat, TDouble)):
-        statements = (DriverSearch(b.table(edge), edge_columns, b.table(edge, "minus"),
-                                   b.table(rel, "reached"), b.table(rel, "pending"), below,
-                                   statements),)
-    return statements, b.table(rel, "pending")
+        return (DriverSearch(b.table(edge), edge_columns, b.table(edge, "plus"),
+                             b.table(edge, "minus"), new_edges.target,
+                             b.table(rel, "reached"), b.table(rel, "pending"), below,
+                             (new_edges,), statements),), b.table(rel, "pending")
+    return (new_edges,) + statements, b.table(rel, "pending")
 
 
 def search_rows(edges: Iterable[tuple], removed: Iterable[tuple]) -> tuple[list, list]:
@@ -57,28 +61,63 @@ def search_rows(edges: Iterable[tuple], removed: Iterable[tuple]) -> tuple[list,
     source and a node it reaches, every such node where one of its removed edges is not
     found again) and of ``pending`` (the removed edges not found again). A source's
     breadth-first search stops once it has found the ends of all its removed edges."""
-    after = defaultdict(list)
-    for x, y in edges:
-        after[x].append(y)
-    ends = defaultdict(set)
-    for a, b in removed:
-        ends[a].add(b)
+    after = _successors(edges)
     reached, pending = [], []
-    for a, wanted in ends.items():
-        seen: set = set()
-        frontier, missing = [a], set(wanted)
-        while frontier and missing:
-            further = []
-            for x in frontier:
-                for y in after.get(x, ()):
-                    if y not in seen:
-                        seen.add(y)
-                        further.append(y)
-            missing -= seen
-            frontier = further
+    for a, wanted in _ends(removed).items():
+        seen, missing = _reach(lambda x: after.get(x, ()), a, wanted)
         reached += [(a, y) for y in seen]
         pending += [(a, b) for b in missing]
     return reached, pending
+
+
+def new_edge_rows(edges: Iterable[tuple], added: Iterable[tuple],
+                  removed: Iterable[tuple]) -> list:
+    """The ``added`` edges ``(a, b)`` that were no path before the transaction: ``b``
+    not reached from ``a`` along the edges then (the ``edges`` now, less the ``added``
+    ones, with the ``removed`` ones)."""
+    added = list(added)
+    if not added:
+        return []
+    after, gone, back = _successors(edges), set(added), _successors(removed)
+
+    def before(x):
+        return [y for y in after.get(x, ()) if (x, y) not in gone] + back.get(x, [])
+    new = []
+    for a, wanted in _ends(added).items():
+        new += [(a, b) for b in _reach(before, a, wanted)[1]]
+    return new
+
+
+def _successors(edges: Iterable[tuple]) -> dict:
+    after = defaultdict(list)
+    for x, y in edges:
+        after[x].append(y)
+    return after
+
+
+def _ends(edges: Iterable[tuple]) -> dict:
+    ends = defaultdict(set)
+    for a, b in edges:
+        ends[a].add(b)
+    return ends
+
+
+def _reach(successors, a, wanted: set) -> tuple[set, set]:
+    """The nodes reached from ``a`` by one edge or more (``successors(x)`` the ends of
+    the edges leaving ``x``), breadth first, and those of ``wanted`` not among them;
+    the search stops once it has found them all."""
+    seen: set = set()
+    frontier, missing = [a], set(wanted)
+    while frontier and missing:
+        further = []
+        for x in frontier:
+            for y in successors(x):
+                if y not in seen:
+                    seen.add(y)
+                    further.append(y)
+        missing -= seen
+        frontier = further
+    return seen, missing
 
 
 class _Search:

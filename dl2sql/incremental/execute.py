@@ -18,7 +18,7 @@ from sqlglot import exp
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
-from dl2sql.incremental.closure_search import search_rows
+from dl2sql.incremental.closure_search import new_edge_rows, search_rows
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, OverDeletion, Refuse,
                                       StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
@@ -326,13 +326,16 @@ class Updater:
                 if share is not None and rows > share * max(1, self.size(stmt.relation)):
                     raise _GiveUp(stmt.why)
             elif isinstance(stmt, DriverSearch):
-                if stmt.removed.name in self.empty:  # nothing to search for
-                    self._vanish(stmt.reached)
-                    self._vanish(stmt.pending)
-                elif self.size(stmt.edges.relation) <= stmt.below:
+                changed = not {stmt.added.name, stmt.removed.name} <= self.empty
+                if changed and self.size(stmt.edges.relation) <= stmt.below:
                     self._search_on_driver(stmt)
                 else:
-                    self._run(stmt.otherwise)
+                    self._run(stmt.first)
+                    if stmt.removed.name in self.empty:  # nothing to search for
+                        self._vanish(stmt.reached)
+                        self._vanish(stmt.pending)
+                    else:
+                        self._run(stmt.otherwise)
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
                     rows = self.runner.fetch(stmt.table)
@@ -360,11 +363,17 @@ class Updater:
         at = [names.index(c) for c in stmt.ends]
 
         def edges(table: Table) -> list:
+            if table.name in self.empty:
+                return []
             return [(r[at[0]], r[at[1]]) for r in self.runner.fetch(table)]
-        found = search_rows(edges(stmt.edges), edges(stmt.removed))
-        for table, rows in zip((stmt.reached, stmt.pending), found):
-            self.runner.load(table, rows)
-            self._made(table.name, len(rows))
+        now, added, removed = edges(stmt.edges), edges(stmt.added), edges(stmt.removed)
+        found = (new_edge_rows(now, added, removed), *search_rows(now, removed))
+        for table, rows in zip((stmt.new_edges, stmt.reached, stmt.pending), found):
+            if rows:
+                self.runner.load(table, rows)
+                self._made(table.name, len(rows))
+            else:
+                self._vanish(table)
 
     def _reads(self, query: exp.Expression) -> tuple:
         hit = self._names.get(id(query))
@@ -467,6 +476,7 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
             elif isinstance(st, Refuse):
                 out.add(st.table.name)
             elif isinstance(st, DriverSearch):
+                visit(st.first)
                 visit(st.otherwise)
     for s in plan.strata:
         visit(s.statements)

@@ -77,20 +77,25 @@ class BySize:
 
 @dataclass(frozen=True)
 class DriverSearch:
-    """The search of a transitive closure's update (:mod:`dl2sql.incremental.closure_search`)
-    done on the driver where the edges are few: when the edge relation holds at most
-    ``below`` rows, its ``edges`` (its full table, ``ends`` naming the columns where an
-    edge leaves and arrives) and the ``removed`` edges are fetched, and ``reached`` and
-    ``pending`` loaded as the search leaves them; otherwise ``otherwise`` runs, the
-    search on the engine. An engine that pays a job per statement (Spark) saves one per
-    breadth-first level."""
+    """The first statements of a transitive closure's update
+    (:mod:`dl2sql.incremental.closure_search`), done on the driver where the edges are
+    few: when the edge relation holds at most ``below`` rows, its ``edges`` (its full
+    table, ``ends`` naming the columns where an edge leaves and arrives), the ``added``
+    and the ``removed`` edges are fetched, and ``new_edges`` (the added edges that are no
+    path yet), ``reached`` and ``pending`` loaded as the search leaves them. Otherwise
+    ``first`` makes ``new_edges`` on the engine, then ``otherwise`` searches there (when
+    an edge was removed). An engine that pays a job per statement (Spark) saves a probe
+    of every path and one job per breadth-first level."""
 
     edges: Table
     ends: tuple[str, str]
+    added: Table
     removed: Table
+    new_edges: Table
     reached: Table
     pending: Table
     below: int
+    first: tuple
     otherwise: tuple
 
 

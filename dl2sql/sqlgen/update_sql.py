@@ -130,8 +130,10 @@ class _UpdateLowering:
             return dataclasses.replace(s, table=table(s.table))
         if isinstance(s, DriverSearch):
             return dataclasses.replace(
-                s, edges=table(s.edges), removed=table(s.removed), reached=table(s.reached),
-                pending=table(s.pending), otherwise=tuple(self.statement(x) for x in s.otherwise))
+                s, edges=table(s.edges), added=table(s.added), removed=table(s.removed),
+                new_edges=table(s.new_edges), reached=table(s.reached),
+                pending=table(s.pending), first=tuple(self.statement(x) for x in s.first),
+                otherwise=tuple(self.statement(x) for x in s.otherwise))
         raise TypeError(f"not an update statement: {s!r}")
 
     def query(self, q):

@@ -1,7 +1,8 @@
-"""The search on the driver of a maintained transitive closure
-(:func:`dl2sql.incremental.closure_search.search_rows`), against the closure of the
-edges: a removed edge is pending exactly when its end is no longer reached, and a source
-with a pending edge has every node it reaches in ``reached``."""
+"""The searches on the driver of a maintained transitive closure
+(:mod:`dl2sql.incremental.closure_search`), against the closure of the edges: a removed
+edge is pending exactly when its end is no longer reached, a source with a pending edge
+has every node it reaches in ``reached``, and an inserted edge is new exactly when it
+was no path of the edges before."""
 from __future__ import annotations
 
 import sys
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dl2sql.incremental.closure_search import search_rows  # noqa: E402
+from dl2sql.incremental.closure_search import new_edge_rows, search_rows  # noqa: E402
 from graphs import closure  # noqa: E402
 
 pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
@@ -42,3 +43,23 @@ def test_a_source_stops_once_its_removed_edges_are_found():
 def test_a_removed_self_loop_needs_a_cycle():
     assert search_rows([(1, 2)], [(1, 1)]) == ([(1, 2)], [(1, 1)])
     assert sorted(search_rows([(1, 2), (2, 1)], [(1, 1)])[0]) == [(1, 1), (1, 2)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(pairs, max_size=20), st.sets(pairs, max_size=4), st.sets(pairs, max_size=4))
+def test_the_inserted_edges_that_were_no_path(kept, added, removed):
+    before = kept | removed
+    added -= before
+    removed -= kept
+    now = kept | added
+    new = new_edge_rows(sorted(now), sorted(added), sorted(removed))
+    assert len(new) == len(set(new))
+    assert set(new) == added - closure(before)
+
+
+def test_the_edges_before_lack_the_inserted_and_have_the_removed():
+    """(0, 2) was no path before: 0 -> 1 -> 2 goes through (1, 2), inserted with it.
+    In the second transaction it was one, through the two edges removed."""
+    assert sorted(new_edge_rows([(0, 1), (1, 2), (0, 2)], [(1, 2), (0, 2)], [])) == [
+        (0, 2), (1, 2)]
+    assert new_edge_rows([(0, 2)], [(0, 2)], [(0, 1), (1, 2)]) == []
