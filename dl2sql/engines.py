@@ -86,10 +86,11 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
     # tables hash-partitioned on their join keys (dl2sql.plan.partitioning); recursive
     # strata that read no input evaluated once on the oracle when the plan is made and
     # loaded (dl2sql.plan.constants), up to a million rows; a maintained transitive
-    # closure's search for the paths left by a transaction's deletions done on the
-    # driver over at most 200,000 edges (collecting that many took 0.53 s, about two
-    # breadth-first levels of the loop's jobs; docs/performance.md, run 21). All give
-    # exactly the same result.
+    # closure's search for the paths left by a transaction's deletions, and for the
+    # inserted edges that are no path yet, done on the driver over at most 200,000
+    # edges (collecting that many took 0.53 s, about two breadth-first levels of the
+    # loop's jobs; docs/performance.md, runs 21 and 22). All give exactly the same
+    # result.
     Engine("spark", dialect="spark",
            loops=LoopPolicy(partitioned=True, steps_per_check=4, fuse_below_rows=10_000,
                             closure_by_doubling=True, constant_rows=1_000_000,

@@ -126,13 +126,14 @@ def test_more_edges_than_the_driver_searches(monkeypatch, engine):
     assert "closure (no path lost)" in methods and seen == []
 
 
-def test_inserted_edges_probed_on_the_driver(monkeypatch, program, engine):
+def test_inserted_edges_probed_on_the_driver(monkeypatch, engine):
     """A transaction that only inserts: the driver tells which inserted edges are no
     path yet, against the edges as they were (the edge (0, 2) is no path before: the
     way 0 -> 1 -> 2 is inserted with it)."""
     seen = _searches_on_driver(monkeypatch, engine.dialect, 1000)
     chain = {(i, i + 1) for i in range(6)} - {(1, 2)}
-    live = maintain_on(program, engine, {"Edge": sorted(chain)}, choice=Choice.never())
+    live = maintain_on(dl2sql.compile(PROGRAM), engine, {"Edge": sorted(chain)},
+                       choice=Choice.never())  # compiled under the policy set above
     inserted = [(1, 2), (0, 2), (3, 5)]
     changes = live.apply(insert={"Edge": inserted})
     after = chain | set(inserted)

@@ -13,8 +13,10 @@ further finds that all those paths exist.
 Then deletion, on ``P1`` (``P`` with the insertions, the closure of the old edges and the
 inserted ones) and the edges ``E'`` after the transaction. A search from the source ``a``
 of every removed edge along ``E'`` finds the nodes it reaches
-(:mod:`dl2sql.incremental.closure_search`); a removed edge whose end is among them
-loses nothing, and when every removed edge is so, no path is lost. Otherwise, for the
+(:mod:`dl2sql.incremental.closure_search`; it reads only the edges, so it runs before
+the insertion, and on the driver with the probe of the inserted edges that are no path
+yet); a removed edge whose end is among them loses nothing, and when every removed edge
+is so, no path is lost. Otherwise, for the
 removed edges ``(a, b)`` not found again:
 
 * ``L``: the pairs ``(a, y)`` of ``P1`` whose ``y`` the search did not reach from ``a``;

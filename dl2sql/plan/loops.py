@@ -63,7 +63,8 @@ class LoopPolicy:
     on the oracle when the plan is made, and loaded as a table (0: never).
     ``search_on_driver_below``: a maintained transitive closure whose edge relation has
     at most this many rows searches it on the driver for the paths a transaction's
-    deletions leave (:mod:`dl2sql.incremental.closure_search`; 0: never)."""
+    deletions leave, and for the inserted edges that are no path yet
+    (:mod:`dl2sql.incremental.closure_search`; 0: never)."""
 
     recursive_union: bool = False
     partitioned: bool = False
