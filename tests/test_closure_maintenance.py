@@ -210,13 +210,14 @@ def test_spark_counts_only_what_decides(program, spark):
     runs next (here the input's changes), and leaves the rest for the jobs that read
     them. With few edges, the inserted edges that are no path yet and the removed ones
     not found again come from a search on the driver: a collect of the edges, and of
-    the inserted or removed ones."""
+    the inserted or removed ones. One more job fills what the transaction stored
+    lazily."""
     cycle = [(i, i + 1) for i in range(10)] + [(10, 0)]
     live = program.maintain(spark=spark, inputs={"Edge": cycle})
     runner = live.runner
-    # every path exists already: the inserted rows counted, two collects
-    steps = [([(3, 7)], [], 3),
-             ([], [(3, 7)], 3)]  # still a path: the removed rows counted, two collects
+    # every path exists already: the inserted rows counted, two collects, the fill
+    steps = [([(3, 7)], [], 4),
+             ([], [(3, 7)], 4)]  # still a path: the removed rows counted, ...
     for inserted, deleted, most in steps:
         before = runner.actions
         live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})

@@ -10,7 +10,7 @@ import pytest
 import dl2sql
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.api.replaying import replay_program
-from engines import run_on
+from engines import maintain_on, run_on, sorted_rows
 
 PROGRAM = """
 function collatz(n: u64): u64 {
@@ -80,3 +80,17 @@ def test_a_function_failing_in_a_constant_fails_the_run_with_its_message(engine)
         run_on(program, engine, {"I": [(1,)]})
     assert str(info.value) == \
         "function `inverse` in the rule at <source>:5:1: division by zero"
+
+
+def test_a_function_failing_in_a_transaction_fails_that_transaction(engine):
+    # `S`'s new rows are stored uncounted: on Spark the job that computes them is the
+    # one that ends the transaction, still inside it
+    program = dl2sql.compile(PROGRAM, extern={"score": _score})
+    live = maintain_on(program, engine, {"W": [("ok",)]})
+    with pytest.raises(RuntimeFailure, match="cannot score 'bad'"):
+        live.apply(insert={"W": [("fine",), ("bad",)]})
+    assert sorted_rows(live.contents("S")) == [("ok", 2)]
+    assert sorted_rows(live.contents("W")) == [("ok",)]
+    changes = live.apply(insert={"W": [("fine",)]})
+    assert sorted_rows(changes["S"]) == [("fine", 4, 1)]
+    assert sorted_rows(live.contents("S")) == [("fine", 4), ("ok", 2)]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import shutil
 import threading
 import uuid
@@ -189,3 +190,15 @@ def _warn_once(spark) -> None:
         f"their tables in local checkpoints, and a lost executor will fail the run; give "
         f"a directory every node can reach (HDFS, S3, a shared disk) with --checkpoint-dir, "
         f"checkpoint_dir= or spark.checkpoint.dir", Dl2sqlWarning, stacklevel=2)
+
+
+def fill(frames: list) -> list[int]:
+    """The row counts of ``frames`` (lazy checkpoints, or frames reading them), counted
+    in one Spark job, which fills the checkpoints: a checkpoint's rows are stored as
+    they are first computed, whatever the job then does with them."""
+    from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
+
+    tagged = [df.select(F.lit(i).alias("dl2sql_frame")) for i, df in enumerate(frames)]
+    union = functools.reduce(lambda a, b: a.unionAll(b), tagged)
+    counts = {r[0]: r[1] for r in union.groupBy("dl2sql_frame").count().collect()}
+    return [counts.get(i, 0) for i in range(len(frames))]

@@ -26,18 +26,19 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import weakref
 from typing import Any, NamedTuple, Optional
 
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Loop, Materialize, Table
-from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for
+from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for, fill
 from dl2sql.runner.spark_partitioning import CoPartitioner
+from dl2sql.runner.spark_probes import narrowed
 from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
-from dl2sql.runner.spark_types import ident, row_width, schema_ddl, to_spark
+from dl2sql.runner.spark_types import row_width, schema_ddl, to_spark
+from dl2sql.runner.spark_views import Views
 from dl2sql.runtime.spark_values import IDENTITY, SparkUdf, normalize
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.trees import select_all
@@ -53,11 +54,6 @@ class Piece(NamedTuple):
     files: frozenset
 
 
-# Temp views are the session's, runners are many (a run beside a maintained program, two
-# programs in one notebook): per session, the runner whose table each view shows now.
-# A runner registers its view again when another replaced it, and drops only its own.
-# (weakly: a runner nobody holds any more goes with its tables)
-_VIEW_OWNERS: dict[int, weakref.WeakValueDictionary] = {}
 # at most this many rows loaded from Python stay a local relation (not checkpointed)
 LOCAL_ROWS = 1000
 
@@ -114,9 +110,10 @@ class SparkRunner:
                                 if hash_join_bytes is None else hash_join_bytes)
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
         self._compactions: dict[str, int] = {}  # by table, see _compacted
-        self._widths: dict[str, int] = {}  # estimated bytes per row, by table
-        self._views: dict[str, Any] = {}  # table -> the DataFrame its temp view shows
+        self.widths: dict[str, int] = {}  # estimated bytes per row, by table
+        self.views = Views(spark)  # the temp views of the tables, and their join hints
         self._queries: dict[int, tuple] = {}  # see _printed
+        self._narrowed: dict[tuple, tuple] = {}  # see spark_probes.narrowed
         self._row_count = None  # the observed metric, see _checkpoint_counted
         self.co = CoPartitioner(spark, self.partitions)  # the plan's partition keys
         self._quiet = Quiet(spark)
@@ -125,6 +122,7 @@ class SparkRunner:
         self.store = checkpoints_for(spark, checkpoint_dir, checkpoints)
         self._pieces: dict[str, tuple[Piece, ...]] = {}  # what each table is the union of
         self._holding_files = False  # inside transaction(): files are not deleted
+        self._unfilled: list = []  # lazy checkpoints of this transaction (see _fill)
 
     @contextlib.contextmanager
     def running(self):
@@ -164,31 +162,14 @@ class SparkRunner:
         self._queries[id(query)] = (query, (sql, names))
         return sql, names
 
-    def _register_views(self, names) -> None:
-        """Register the temp views a query reads, where the table changed since.
+    def rows(self, name: str) -> Optional[int]:
+        """The rows of table ``name``: counted, else estimated, else unknown."""
+        size = self.sizes.get(name)
+        return self._estimates.get(name) if size is None else size
 
-        Views are registered when a query needs them, not whenever a table changes:
-        in a loop the new rows are appended and renamed without being read by SQL,
-        and every registration is a round trip to the JVM (and an analysis)."""
-        owners = _VIEW_OWNERS.setdefault(id(self.spark), weakref.WeakValueDictionary())
-        for name in names:
-            df = self.tables.get(name)
-            if df is None:
-                continue  # a CTE or a table not held by this runner
-            if self._views.get(name) is df and owners.get(name) is self:
-                continue  # the view shows this table still (no other runner replaced it)
-            size = self.sizes.get(name)
-            if size is None:
-                size = self._estimates.get(name)
-            nbytes = None if size is None else size * self._widths[name]
-            view = df
-            if nbytes is not None and nbytes <= self.broadcast_bytes:
-                view = df.hint("broadcast")
-            elif nbytes is not None and nbytes <= self.hash_join_bytes:
-                view = df.hint("shuffle_hash")
-            view.createOrReplaceTempView(ident(name))
-            self._views[name] = df
-            owners[name] = self
+    def _register_views(self, names) -> None:
+        """Register the temp views a query reads (:class:`~dl2sql.runner.spark_views.Views`)."""
+        self.views.register(self, names)
 
     def dataframe(self, table: Table):
         """The DataFrame currently holding ``table``."""
@@ -203,7 +184,7 @@ class SparkRunner:
         replaced = self._pieces.get(name, ())
         self.tables[name] = df
         self.sizes[name] = size
-        self._widths[name] = row_width(table)
+        self.widths[name] = row_width(table)
         self._pieces[name] = (Piece(df, size, files),) if pieces is None else pieces
         if old is not None and old is not df and not any(d is old for d in self.tables.values()):
             self._release(old)
@@ -319,7 +300,7 @@ class SparkRunner:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
         chooses the join hints); it is returned only with ``count``."""
-        text, names = self._printed(query)
+        text, names = self._printed(narrowed(query, self.rows, self._narrowed))
         self._register_views(names)
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by its SQL, see dialects.store_partitioned
@@ -330,6 +311,8 @@ class SparkRunner:
                 # sorts the whole relation at every step)
                 ck, files = self._checkpoint(df, eager=False)
                 self._set(table, ck, None, files)
+                if not self.store.reliable:  # a reliable checkpoint is written at once
+                    self._unfilled.append(ck)
                 return None
             ck, n, files = self._checkpoint_counted(df)
         self._set(table, ck, n, files)
@@ -422,18 +405,40 @@ class SparkRunner:
     @contextlib.contextmanager
     def transaction(self):
         """What fails inside leaves every table as it was: the DataFrames held before
-        are held again (and their checkpoint files are kept until it ends)."""
-        saved = (dict(self.tables), dict(self.sizes), dict(self._pieces), dict(self._widths))
+        are held again (and their checkpoint files are kept until it ends).
+
+        The lazy checkpoints it made are filled at its end, all in one job, so that
+        what fails (a function raising) fails the transaction, not a later read, and
+        a transaction's time is spent inside it (docs/performance.md, run 23)."""
+        saved = (dict(self.tables), dict(self.sizes), dict(self._pieces), dict(self.widths))
         self._holding_files = True
+        self._unfilled = []
         try:
             yield
+            self._fill()
         except BaseException:
-            self.tables, self.sizes, self._pieces, self._widths = saved
-            self._views = {}  # registered again from the tables held now
+            self.tables, self.sizes, self._pieces, self.widths = saved
+            self.views.shown = {}  # registered again from the tables held now
             raise
         finally:
             self._holding_files = False
             self._collect()
+
+    def _fill(self) -> None:
+        """Fill the lazy checkpoints made since the transaction began that a table
+        still holds (alone or as a piece), in one job, and learn those tables' sizes."""
+        held = [df for df in self.tables.values()] + [
+            p.df for pieces in self._pieces.values() for p in pieces]
+        wanted = {id(df) for df in self._unfilled}
+        frames = list({id(df): df for df in held if id(df) in wanted}.values())
+        self._unfilled = []
+        if not frames:
+            return
+        self.actions += 1
+        rows = dict(zip(map(id, frames), fill(frames)))
+        for name, df in self.tables.items():
+            if self.sizes.get(name) is None and id(df) in rows:
+                self.sizes[name] = rows[id(df)]
 
     def compute(self, tables: list[Table]) -> None:
         """Fill the lazy checkpoints among ``tables`` (one action each), counting them."""
@@ -453,11 +458,7 @@ class SparkRunner:
         self.sizes.pop(table.name, None)
         self._estimates.pop(table.name, None)
         replaced = self._pieces.pop(table.name, ())
-        owners = _VIEW_OWNERS.get(id(self.spark), {})
-        if self._views.pop(table.name, None) is not None and owners.get(table.name) is self:
-            # not another runner's view of the same name (a run beside a maintained program)
-            self.spark.catalog.dropTempView(table.name)  # a name, not an SQL identifier
-            del owners[table.name]
+        self.views.drop(self, table.name)
         if df is not None:
             if not any(d is df for d in self.tables.values()):
                 self._release(df)
