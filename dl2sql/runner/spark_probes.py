@@ -22,7 +22,7 @@ sizes say it pays (:func:`narrows`).
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 from sqlglot import exp
 
@@ -37,12 +37,14 @@ def narrows(outer: Optional[int], probed: Optional[int]) -> bool:
             and probed >= NARROW_FACTOR * max(outer, 1))
 
 
-class _Probe:
-    """An ``EXISTS`` subquery that reads one table ``probed`` (alias ``alias``) and
-    compares some of its columns with those of one table of the enclosing query."""
+class _Probe(NamedTuple):
+    """An ``EXISTS`` subquery that reads one table, ``probed``, and compares some of its
+    columns with those of ``outer``, one table of the enclosing query: ``pairs`` of
+    (probed column, outer column)."""
 
-    def __init__(self, probed: exp.Table, outer: exp.Table, pairs: list):
-        self.probed, self.outer, self.pairs = probed, outer, pairs
+    probed: exp.Table
+    outer: exp.Table
+    pairs: list
 
 
 def _from(select: exp.Select) -> Optional[exp.From]:
@@ -88,11 +90,12 @@ def narrowed(query: exp.Expression, rows: Callable[[str], Optional[int]],
              cache: dict) -> exp.Expression:
     """``query`` with each ``EXISTS`` probe whose sizes (``rows`` of a table name) pay
     narrowed, as above; ``query`` itself where none does. Rewritten trees are kept in
-    ``cache`` by the query's identity and the probes chosen."""
-    nodes = list(query.find_all(exp.Exists))
-    if not nodes:
-        return query
-    probes = [_probe(n) for n in nodes]
+    ``cache`` by the query's identity and the probes chosen, and so are its probes
+    (a loop plans the same query at every step)."""
+    hit = cache.get(id(query))
+    if hit is None or hit[0] is not query:
+        hit = cache[id(query)] = (query, [_probe(n) for n in query.find_all(exp.Exists)])
+    probes = hit[1]
     chosen = tuple(p is not None and narrows(rows(p.outer.name), rows(p.probed.name))
                    for p in probes)
     if not any(chosen):

@@ -122,7 +122,9 @@ class SparkRunner:
         self.store = checkpoints_for(spark, checkpoint_dir, checkpoints)
         self._pieces: dict[str, tuple[Piece, ...]] = {}  # what each table is the union of
         self._holding_files = False  # inside transaction(): files are not deleted
-        self._unfilled: list = []  # lazy checkpoints of this transaction (see _fill)
+        # lazy checkpoints made in the running transaction (see _fill); None outside one,
+        # where holding them would keep every loop step's blocks alive
+        self._unfilled: Optional[list] = None
 
     @contextlib.contextmanager
     def running(self):
@@ -311,8 +313,8 @@ class SparkRunner:
                 # sorts the whole relation at every step)
                 ck, files = self._checkpoint(df, eager=False)
                 self._set(table, ck, None, files)
-                if not self.store.reliable:  # a reliable checkpoint is written at once
-                    self._unfilled.append(ck)
+                if self._unfilled is not None and not self.store.reliable:
+                    self._unfilled.append(ck)  # a reliable checkpoint is written at once
                 return None
             ck, n, files = self._checkpoint_counted(df)
         self._set(table, ck, n, files)
@@ -422,6 +424,7 @@ class SparkRunner:
             raise
         finally:
             self._holding_files = False
+            self._unfilled = None
             self._collect()
 
     def _fill(self) -> None:
@@ -431,7 +434,6 @@ class SparkRunner:
             p.df for pieces in self._pieces.values() for p in pieces]
         wanted = {id(df) for df in self._unfilled}
         frames = list({id(df): df for df in held if id(df) in wanted}.values())
-        self._unfilled = []
         if not frames:
             return
         self.actions += 1
