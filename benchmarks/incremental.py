@@ -22,7 +22,8 @@ machine's speed hits both). Timed: ``apply`` (loading the changes and returning 
 outputs' changes included; on Spark the changes counted), ``Program.run`` (loading the
 inputs included; on Spark the outputs counted). After each size every output is compared with a fresh DuckDB
 evaluation. Prints medians and min-max, their ratio, per stratum each method's count
-and median seconds, the rest of ``apply`` ("outside strata"), and the crossover.
+and median seconds, the rest of ``apply`` ("outside strata"), the whole transactions
+grouped by the first stratum's method (count, median, min-max), and the crossover.
 """
 from __future__ import annotations
 
@@ -183,6 +184,9 @@ class Result:
     recomputed: list = field(default_factory=list)
     methods: dict = field(default_factory=dict)
     outside: list = field(default_factory=list)
+    # whole transactions by the first stratum's method (a transaction's cost is mostly
+    # decided there: the median of all mixes kinds, see docs/performance.md run 24)
+    kinds: dict = field(default_factory=dict)
     wrong: list = field(default_factory=list)
     rows: int = 0
     failure: str = ""
@@ -246,6 +250,7 @@ def bench(name: str, n: int, args, spark) -> list[Result]:
                 continue
             res.incremental.append(seconds)
             res.outside.append(seconds - sum(progress.strata.values()))
+            res.kinds.setdefault(live.last.methods.get(strata[0], "skipped"), []).append(seconds)
             for s in strata:
                 method = live.last.methods.get(s, "skipped")
                 res.methods[s].setdefault(method, []).append(progress.strata.get(s, 0.0))
@@ -277,6 +282,10 @@ def report(r: Result) -> None:
     print(f"{r.work:<13} {r.n:>5} {r.rows:>9,} {r.size:>5} {inc:>9.3f} "
           f"{spread(r.incremental):>13} {rec:>9.3f} {spread(r.recomputed):>13} "
           f"{inc / rec:>7.2f}  {methods}", flush=True)
+    if len(r.kinds) > 1:
+        print(f"  whole transactions by {next(iter(r.methods))}'s method: " + ", ".join(
+            f"{m} {len(t)} ({statistics.median(t):.3f}, {spread(t)})"
+            for m, t in sorted(r.kinds.items(), key=lambda mt: -len(mt[1]))), flush=True)
     if r.failure:
         print(f"  FAILED: {r.work} N={r.n} size {r.size}: {r.failure}", flush=True)
     if r.wrong:

@@ -382,3 +382,40 @@ def test_changes_of_wide_integers_are_in_output_form(engine):
                            ("4", ["2", "-2"], -1)])
     assert sorted((x, list(v)) for x, v in collected(live.contents("Big"))) == [
         (str(huge * huge), [str(huge), str(-huge)])]
+
+
+@pytest.mark.parametrize("session_value", ["true", "false"])
+def test_a_spark_transaction_plans_without_adaptive_execution(spark, session_value):
+    # with it, every shuffle and broadcast of a transaction's queries is a job of its
+    # own (docs/performance.md, run 24); the session's own value is put back after a
+    # transaction, and after a failed one
+    key = "spark.sql.adaptive.enabled"
+    before = spark.conf.get(key, None)
+    spark.conf.set(key, session_value)
+    try:
+        program = dl2sql.compile(FAILING, extern={"check": _check})
+        live = program.maintain(spark=spark, inputs={"In": [(1,), (2,)]})
+        seen = []
+        materialize = live.runner.materialize
+
+        def recording(*args, **kwargs):
+            seen.append(spark.conf.get(key))
+            return materialize(*args, **kwargs)
+
+        live.runner.materialize = recording
+        changes = live.apply(insert={"In": [(3,)]}, delete={"In": [(1,)]})
+        assert sorted_rows(changes["Out"]) == [(1, -1), (3, 1)]
+        assert seen and set(seen) == {"false"}
+        assert spark.conf.get(key) == session_value
+        seen.clear()
+        with pytest.raises(RuntimeFailure, match="13 is unlucky"):
+            live.apply(insert={"In": [(13,)]})
+        assert seen and set(seen) == {"false"}
+        assert spark.conf.get(key) == session_value
+        assert sorted_rows(live.contents("Out")) == [(2,), (3,)]
+        live.close()
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)

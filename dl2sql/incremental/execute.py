@@ -9,6 +9,7 @@ recomputing the stratum (:class:`Choice`), and a transaction runs inside the run
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -417,6 +418,11 @@ class Updater:
         self.empty.add(source.name)
 
     def _loop(self, loop: Loop, over: Optional[OverDeletion] = None) -> None:
+        looping = getattr(self.runner, "looping", None)  # the runner's settings for loops
+        with looping(loop) if looping else contextlib.nullcontext():
+            self._iterate(loop, over)
+
+    def _iterate(self, loop: Loop, over: Optional[OverDeletion]) -> None:
         iteration, outer = 0, self.counted
         while True:
             if iteration >= loop.max_iterations:

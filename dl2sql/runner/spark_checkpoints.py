@@ -51,7 +51,7 @@ class LocalCheckpoints:
 
     def checkpoint(self, df, eager: bool):
         """``df`` with its lineage cut; and the files it is stored in (none here)."""
-        return df.localCheckpoint(eager=eager), frozenset()
+        return with_own_attributes(df.localCheckpoint(eager=eager)), frozenset()
 
     def active(self):
         """Context of a runner's work with this store (nothing to set here)."""
@@ -85,7 +85,7 @@ class ReliableCheckpoints:
             ck = df.checkpoint(eager=True)
         path = ck._jdf.queryExecution().analyzed().rdd().getCheckpointFile().get()
         self._written.add(path)
-        return ck, frozenset((path,))
+        return with_own_attributes(ck), frozenset((path,))
 
     def active(self):
         """Context in which the session's checkpoint directory is this store's."""
@@ -190,6 +190,30 @@ def _warn_once(spark) -> None:
         f"their tables in local checkpoints, and a lost executor will fail the run; give "
         f"a directory every node can reach (HDFS, S3, a shared disk) with --checkpoint-dir, "
         f"checkpoint_dir= or spark.checkpoint.dir", Dl2sqlWarning, stacklevel=2)
+
+
+def with_own_attributes(ck):
+    """The checkpoint ``ck`` with attributes of its own.
+
+    A checkpoint's relation keeps the attribute ids of the query it stored, so a table
+    computed from another (``Reachable`` passing ``Reach``'s ``b`` through) shares ids
+    with it. Spark renames one side of a join apart only when it finds where the shared
+    id is made, and it does not always find it: ``UNRESOLVED_COLUMN`` on a column that
+    is plainly there (docs/performance.md, run 24). A new instance of the relation, over
+    the same stored rows, shares nothing. On Spark Connect ``ck`` stays as it is (the
+    client cannot reach the server's plans), and transactions keep adaptive execution
+    (``SparkRunner.transaction``), under which the failure was not seen."""
+    jdf = getattr(ck, "_jdf", None)
+    if jdf is None:
+        return ck
+    import pyspark  # deferred: PySpark loads only when Spark runs
+    from pyspark.sql import DataFrame
+
+    spark = ck.sparkSession
+    sql = spark._jvm.org.apache.spark.sql
+    datasets = sql.classic.Dataset if int(pyspark.__version__.split(".")[0]) >= 4 else sql.Dataset
+    relation = jdf.queryExecution().analyzed().newInstance()
+    return DataFrame(datasets.ofRows(spark._jsparkSession, relation), spark)
 
 
 def fill(frames: list) -> list[int]:

@@ -16,6 +16,10 @@ checkpoint is planned when it is taken, lazy or not), so they are set just for t
 The previous values are put back afterwards, so the user's own queries in the same
 session plan as before.
 
+A maintained program's transaction is planned under the same settings as a whole
+(:meth:`CoPartitioner.transacting`): its statements read few rows, and with adaptive
+execution each of their shuffles and broadcasts would be a Spark job of its own.
+
 A checkpoint keeps its partitioning where a query reads it twice (Spark then gives
 one of the two reads fresh attributes) only if the attributes of its partitioning are
 exactly those of its output. The SQL of a partitioned table's query takes care of that
@@ -37,8 +41,9 @@ from typing import Optional
 from dl2sql.plan.nodes import Table
 from dl2sql.sqlgen.dialects import temporary_names
 
+ADAPTIVE = "spark.sql.adaptive.enabled"
 CO_PARTITION_CONF = {
-    "spark.sql.adaptive.enabled": "false",
+    ADAPTIVE: "false",
     "spark.sql.requireAllClusterKeysForCoPartition": "false",
 }
 
@@ -55,6 +60,7 @@ class CoPartitioner:
         self.partitions = partitions
         self._saved: Optional[dict[str, Optional[str]]] = None
         self._held = False  # the settings stay applied for a whole loop
+        self._outside: Optional[dict] = None  # in a transaction: the session's settings
         self._keys: dict[str, list] = {}  # table name -> key Columns, built once
 
     def wants(self, table: Table) -> bool:
@@ -116,6 +122,23 @@ class CoPartitioner:
             finally:
                 self._held = False
 
+    @contextlib.contextmanager
+    def transacting(self):
+        """Plan a transaction's statements inside this block with the settings above
+        (see ``SparkRunner.transaction``), but for the loops whose tables are not kept
+        partitioned: those plan as outside (:meth:`shuffling`). With partitioning off,
+        everything plans as the session is."""
+        if self.partitions <= 0 or self._outside is not None:
+            yield
+            return
+        with self._applied():
+            # blocks inside put back the transaction's settings, not the session's
+            self._outside, self._saved = self._saved, dict(self.settings())
+            try:
+                yield
+            finally:
+                self._saved, self._outside = self._outside, None
+
     def settings(self) -> dict[str, str]:
         """The session settings under which partitioned tables are planned: those above,
         and as many shuffle partitions as the tables have, so that the joins and
@@ -128,7 +151,10 @@ class CoPartitioner:
         step would first shuffle into the session's partitions, 200 by default)."""
         if self._held or self.partitions <= 0:
             return contextlib.nullcontext()
-        return self._applied({"spark.sql.shuffle.partitions": str(self.partitions)})
+        wanted = {"spark.sql.shuffle.partitions": str(self.partitions)}
+        if self._outside is not None:  # in a transaction: adaptive as the session is
+            wanted[ADAPTIVE] = self._outside.get(ADAPTIVE) or "true"
+        return self._applied(wanted)
 
     @contextlib.contextmanager
     def _applied(self, wanted: Optional[dict] = None):

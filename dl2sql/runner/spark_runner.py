@@ -32,14 +32,15 @@ from sqlglot import exp
 
 from dl2sql.plan.nodes import Loop, Materialize, Table
 from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for, fill
+from dl2sql.runner.spark_inline import inline_query
 from dl2sql.runner.spark_partitioning import CoPartitioner
 from dl2sql.runner.spark_probes import narrowed
 from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
-from dl2sql.runner.spark_types import row_width, schema_ddl, to_spark
+from dl2sql.runner.spark_types import row_width, schema_ddl, spark_rows, to_spark
 from dl2sql.runner.spark_views import Views
-from dl2sql.runtime.spark_values import IDENTITY, SparkUdf, normalize
+from dl2sql.runtime.spark_values import SparkUdf, normalize
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.trees import select_all
 
@@ -268,22 +269,20 @@ class SparkRunner:
 
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:
-        """Create ``table`` from normalised ``rows`` and checkpoint it, so that the
+        """Create ``table`` from normalised ``rows``: up to ``LOCAL_ROWS`` rows as a
+        table of literals in the plan (:mod:`spark_inline`), or where their types have
+        no literals there as a DataFrame of them; more rows checkpointed, so that the
         Python data is serialised into Spark once, not on every read."""
-        n = len(table.columns)
-        convs = [to_spark(c.type) for c in table.columns]
-        for i, row in enumerate(rows):
-            if len(row) != n:
-                raise ValueError(
-                    f"relation {table.name}: row {i} has {len(row)} columns, expected {n}: {row!r}"
-                )
-        if any(c is not IDENTITY for c in convs):
-            rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
+        rows = spark_rows(table, rows)
+        literal = inline_query(table, rows) if len(rows) <= LOCAL_ROWS else None
+        if literal is not None and not self.co.wants(table):
+            # a few rows travel inside each query's plan: no job now, nothing an
+            # executor can lose, no Python worker to read them (spark_inline)
+            self._set(table, self.spark.sql(literal.sql(dialect=self.dialect)), len(rows))
+            return
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
         if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
-            # a few rows travel inside each query's plan: no job now, and nothing an
-            # executor can lose (a transaction's changes are mostly a few rows)
-            self._set(table, df, len(rows))
+            self._set(table, df, len(rows))  # no job now either (types without literals)
             return
         with self.co.planning(table):
             ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
@@ -411,13 +410,21 @@ class SparkRunner:
 
         The lazy checkpoints it made are filled at its end, all in one job, so that
         what fails (a function raising) fails the transaction, not a later read, and
-        a transaction's time is spent inside it (docs/performance.md, run 23)."""
+        a transaction's time is spent inside it (docs/performance.md, run 23).
+
+        Its statements are planned without adaptive execution (``co.transacting``):
+        with it, every shuffle and broadcast of a query is a job of its own, and a
+        transaction of a few changed rows is mostly such jobs (run 24)."""
         saved = (dict(self.tables), dict(self.sizes), dict(self._pieces), dict(self.widths))
         self._holding_files = True
         self._unfilled = []
+        # planning without adaptive execution needs checkpoints with attributes of
+        # their own (spark_checkpoints.with_own_attributes), which Connect cannot give
+        planned = contextlib.nullcontext() if is_connect(self.spark) else self.co.transacting()
         try:
-            yield
-            self._fill()
+            with planned:
+                yield
+                self._fill()
         except BaseException:
             self.tables, self.sizes, self._pieces, self.widths = saved
             self.views.shown = {}  # registered again from the tables held now

@@ -70,3 +70,17 @@ def to_spark(dtype: exp.DataType):
         elem = to_spark(dtype.expressions[0])
         return IDENTITY if elem is IDENTITY else ToArray(elem)
     return IDENTITY
+
+
+def spark_rows(table: Table, rows: list[tuple]) -> list[tuple]:
+    """Normalised ``rows`` of ``table`` as ``createDataFrame`` takes them (checked to
+    have as many values as it has columns)."""
+    n = len(table.columns)
+    for i, row in enumerate(rows):
+        if len(row) != n:
+            raise ValueError(
+                f"relation {table.name}: row {i} has {len(row)} columns, expected {n}: {row!r}")
+    convs = [to_spark(c.type) for c in table.columns]
+    if any(c is not IDENTITY for c in convs):
+        rows = [tuple(c(v) for c, v in zip(convs, r)) for r in rows]
+    return rows
