@@ -9,7 +9,6 @@ recomputing the stratum (:class:`Choice`), and a transaction runs inside the run
 """
 from __future__ import annotations
 
-import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -23,7 +22,7 @@ from dl2sql.incremental.closure_search import new_edge_rows, search_rows
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, OverDeletion, Refuse,
                                       StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
-from dl2sql.plan.interpret import run_statements
+from dl2sql.plan.interpret import loop_settings, run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
 
 
@@ -418,8 +417,7 @@ class Updater:
         self.empty.add(source.name)
 
     def _loop(self, loop: Loop, over: Optional[OverDeletion] = None) -> None:
-        looping = getattr(self.runner, "looping", None)  # the runner's settings for loops
-        with looping(loop) if looping else contextlib.nullcontext():
+        with loop_settings(self.runner, loop):
             self._iterate(loop, over)
 
     def _iterate(self, loop: Loop, over: Optional[OverDeletion]) -> None:

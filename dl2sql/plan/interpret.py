@@ -99,9 +99,15 @@ def _wants_doubling(choose: Choose, runner) -> bool:
     return sources > 0 and edges <= choose.max_degree * sources
 
 
+def loop_settings(runner, loop: Loop):
+    """Context of a whole ``loop`` on ``runner``: its ``looping(loop)`` where it has one
+    (Spark: the session settings a loop plans under), else nothing."""
+    looping = getattr(runner, "looping", None)
+    return looping(loop) if looping else contextlib.nullcontext()
+
+
 def _run_loop(loop: Loop, runner, progress) -> None:
-    looping = getattr(runner, "looping", None)  # a runner's setup for a whole loop
-    with looping(loop) if looping else contextlib.nullcontext():
+    with loop_settings(runner, loop):
         _iterate(loop, runner, progress)
 
 

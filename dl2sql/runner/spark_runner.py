@@ -274,16 +274,15 @@ class SparkRunner:
         no literals there as a DataFrame of them; more rows checkpointed, so that the
         Python data is serialised into Spark once, not on every read."""
         rows = spark_rows(table, rows)
-        literal = inline_query(table, rows) if len(rows) <= LOCAL_ROWS else None
-        if literal is not None and not self.co.wants(table):
+        if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
             # a few rows travel inside each query's plan: no job now, nothing an
-            # executor can lose, no Python worker to read them (spark_inline)
-            self._set(table, self.spark.sql(literal.sql(dialect=self.dialect)), len(rows))
+            # executor can lose, and as literals no Python worker to read them
+            literal = inline_query(table, rows)  # None: no rows, or types without literals
+            df = (self.spark.sql(literal.sql(dialect=self.dialect)) if literal is not None
+                  else self.spark.createDataFrame(rows, schema=schema_ddl(table)))
+            self._set(table, df, len(rows))
             return
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
-        if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
-            self._set(table, df, len(rows))  # no job now either (types without literals)
-            return
         with self.co.planning(table):
             ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
         self._set(table, self.co.finish(table, ck), len(rows), files)
