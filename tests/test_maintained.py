@@ -419,3 +419,20 @@ def test_a_spark_transaction_plans_without_adaptive_execution(spark, session_val
             spark.conf.unset(key)
         else:
             spark.conf.set(key, before)
+
+
+def test_a_patched_relation_keeps_its_number_of_partitions(program, spark):
+    # a patch stores the rows that stay and the rows added as one union; without a
+    # bound, every transaction that removes rows added the added rows' partitions,
+    # and a long run of small transactions ended with thousands of tiny tasks
+    edges = {(i, i + 1) for i in range(12)} | {(i, i + 2) for i in range(8)}
+    live = program.maintain(spark=spark, inputs={"Edge": sorted(edges)})
+    limit = live.runner.partitions
+    for i in range(4):
+        # a shortcut replaced by a longer one: no path changes, OneWay is patched
+        gone, new = (i, i + 2), (i, i + 3)
+        live.apply(insert={"Edge": [new]}, delete={"Edge": [gone]})
+        edges = (edges - {gone}) | {new}
+        assert _contents(live) == _expected(edges)
+        assert live.runner.tables["OneWay"].rdd.getNumPartitions() <= limit, i
+    live.close()

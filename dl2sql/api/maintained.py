@@ -127,8 +127,11 @@ class Maintained:
                 kinds["delete_key"] = kinds.get("delete_key", []) + keys
                 kinds["insert"] = Joined(kinds["insert"], rows) if "insert" in kinds else rows
             return changes
-        self._transact(bind)
-        return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
+        # one quiet context for the transaction and its changes: entering it reaches
+        # into the JVM a few dozen times (dl2sql.runner.spark_quiet)
+        with self.runner.running():
+            self._transact(bind)
+            return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
 
     def _transact(self, bind) -> Outcome:
         """Apply the transaction whose changes ``bind(compiled)`` gives as normalised
@@ -187,16 +190,13 @@ class Maintained:
         """The last transaction's rows added to and removed from ``rel``, as DDlog
         values (for replay and tests)."""
         env, layout = self.compiled.type_env, self.compiled.layouts[rel]
-        out = []
-        for version in ("plus", "minus"):
-            name = table_name(rel, version)
-            if name in self.updater.empty:
-                out.append([])
-                continue
-            table = self.updater.plan.tables[name]
-            with self.runner.running(), engine_errors():
-                out.append([row_to_record(layout, r, env) for r in self.runner.fetch(table)])
-        return out[0], out[1]
+        names = [table_name(rel, v) for v in ("plus", "minus")]
+        made = [self.updater.plan.tables[n] for n in names if n not in self.updater.empty]
+        with self.runner.running(), engine_errors():  # both in one Spark job
+            fetched = dict(zip((t.name for t in made), self.runner.fetch_all(made)))
+        plus, minus = ([row_to_record(layout, r, env) for r in fetched.get(n, ())]
+                       for n in names)
+        return plus, minus
 
     def records(self, rel: str) -> list:
         """Every row of ``rel`` now, as DDlog values."""

@@ -362,10 +362,12 @@ class Updater:
         names = [c.name for c in stmt.edges.columns]
         at = [names.index(c) for c in stmt.ends]
 
+        versions = [t for t in (stmt.edges, stmt.added, stmt.removed)
+                    if t.name not in self.empty]
+        fetched = dict(zip((t.name for t in versions), self.runner.fetch_all(versions)))
+
         def edges(table: Table) -> list:
-            if table.name in self.empty:
-                return []
-            return [(r[at[0]], r[at[1]]) for r in self.runner.fetch(table)]
+            return [(r[at[0]], r[at[1]]) for r in fetched.get(table.name, ())]
         now, added, removed = edges(stmt.edges), edges(stmt.added), edges(stmt.removed)
         found = (new_edge_rows(now, added, removed), *search_rows(now, removed))
         for table, rows in zip((stmt.new_edges, stmt.reached, stmt.pending), found):

@@ -251,6 +251,10 @@ class DuckDBRunner:
             tuple(v if f is None else f(v) for f, v in zip(norms, r)) for r in rows
         ]
 
+    def fetch_all(self, tables: list[Table]) -> list[list[tuple]]:
+        """The rows of each of ``tables`` (a query each: DuckDB has no job to share)."""
+        return [self.fetch(t) for t in tables]
+
     def frame_of(self, query: exp.Expression):
         """A DuckDB relation of ``query``, evaluated when it is read."""
         return self.con.sql(self.sql(query))

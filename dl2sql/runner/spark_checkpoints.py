@@ -33,6 +33,7 @@ import shutil
 import threading
 import uuid
 import warnings
+import weakref
 from typing import Optional
 
 from dl2sql.diagnostics import Dl2sqlWarning
@@ -206,23 +207,50 @@ def with_own_attributes(ck):
     jdf = getattr(ck, "_jdf", None)
     if jdf is None:
         return ck
-    import pyspark  # deferred: PySpark loads only when Spark runs
-    from pyspark.sql import DataFrame
+    from pyspark.sql import DataFrame  # deferred: PySpark loads only when Spark runs
 
     spark = ck.sparkSession
-    sql = spark._jvm.org.apache.spark.sql
-    datasets = sql.classic.Dataset if int(pyspark.__version__.split(".")[0]) >= 4 else sql.Dataset
     relation = jdf.queryExecution().analyzed().newInstance()
-    return DataFrame(datasets.ofRows(spark._jsparkSession, relation), spark)
+    return DataFrame(_of_rows(spark)(spark._jsparkSession, relation), spark)
+
+
+# Spark's Dataset.ofRows by session: looking it up costs five round trips to the JVM,
+# more than the call itself, and a transaction makes a dozen checkpoints
+_OF_ROWS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _of_rows(spark):
+    member = _OF_ROWS.get(spark)
+    if member is None:
+        import pyspark  # deferred: PySpark loads only when Spark runs
+
+        sql = spark._jvm.org.apache.spark.sql
+        datasets = (sql.classic.Dataset if int(pyspark.__version__.split(".")[0]) >= 4
+                    else sql.Dataset)
+        member = _OF_ROWS[spark] = datasets.ofRows
+    return member
 
 
 def fill(frames: list) -> list[int]:
     """The row counts of ``frames`` (lazy checkpoints, or frames reading them), counted
     in one Spark job, which fills the checkpoints: a checkpoint's rows are stored as
     they are first computed, whatever the job then does with them."""
-    from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
-
-    tagged = [df.select(F.lit(i).alias("dl2sql_frame")) for i, df in enumerate(frames)]
-    union = functools.reduce(lambda a, b: a.unionAll(b), tagged)
+    union = tagged_union(frames)
     counts = {r[0]: r[1] for r in union.groupBy("dl2sql_frame").count().collect()}
     return [counts.get(i, 0) for i in range(len(frames))]
+
+
+def collect_each(frames: list) -> list[list]:
+    """The rows of each of ``frames`` (of one row type), collected in one Spark job."""
+    out: list[list] = [[] for _ in frames]
+    for r in tagged_union(frames, "*").collect():
+        out[r[0]].append(r[1:])
+    return out
+
+
+def tagged_union(frames: list, *columns: str):
+    """The union of ``frames``, each row with its frame's place first (``dl2sql_frame``)
+    and then ``columns`` of it. (``selectExpr``: six round trips to the JVM per frame,
+    against 26 for a select of a literal column.)"""
+    tagged = [df.selectExpr(f"{i} AS dl2sql_frame", *columns) for i, df in enumerate(frames)]
+    return functools.reduce(lambda a, b: a.unionAll(b), tagged)

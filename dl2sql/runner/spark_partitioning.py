@@ -183,3 +183,15 @@ class CoPartitioner:
                     conf.unset(k)
                 else:
                     conf.set(k, v)
+
+
+def partitioned_by_plan(df) -> bool:
+    """Whether DataFrame ``df`` is planned with a known partitioning (it plans ``df``,
+    as running it would): a union of pieces hash-partitioned alike is; a union of
+    pieces partitioned apart, whose partitions are all of theirs, is not. On Spark
+    Connect, whose client cannot reach the plan: taken as known."""
+    jdf = getattr(df, "_jdf", None)
+    if jdf is None:
+        return True
+    partitioning = jdf.queryExecution().executedPlan().outputPartitioning()
+    return partitioning.getClass().getSimpleName() != "UnknownPartitioning"

@@ -31,9 +31,10 @@ from typing import Any, NamedTuple, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Loop, Materialize, Table
-from dl2sql.runner.spark_checkpoints import COMPACT_EVERY, checkpoints_for, fill
+from dl2sql.runner.spark_checkpoints import (COMPACT_EVERY, checkpoints_for,
+                                              collect_each, fill)
 from dl2sql.runner.spark_inline import inline_query
-from dl2sql.runner.spark_partitioning import CoPartitioner
+from dl2sql.runner.spark_partitioning import CoPartitioner, partitioned_by_plan
 from dl2sql.runner.spark_probes import narrowed
 from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 from dl2sql.runner.spark_quiet import Quiet
@@ -300,10 +301,22 @@ class SparkRunner:
         """Run ``query`` and hold its result as ``table`` with its lineage cut, for one
         Spark action. The size is always taken (it is free during the checkpoint and
         chooses the join hints); it is returned only with ``count``."""
+        return self._store(table, query, count)
+
+    def _store(self, table: Table, query: exp.Expression, count: bool,
+               bounded: bool = False) -> Optional[int]:
+        """:meth:`materialize`; ``bounded``: coalesced into ``partitions`` partitions
+        unless planned with a known partitioning (a patch: where the rows added are
+        not partitioned as the stored ones, the union has the partitions of both, and
+        a relation patched at every transaction ended with thousands of tiny tasks; a
+        union of pieces partitioned alike keeps their partitioning, which a coalesce
+        would lose, and every join on the table would then shuffle it again)."""
         text, names = self._printed(narrowed(query, self.rows, self._narrowed))
         self._register_views(names)
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by its SQL, see dialects.store_partitioned
+            if bounded and not self.co.wants(table) and not partitioned_by_plan(df):
+                df = self._bounded(df)
             if not count and self.lazy_uncounted and not self.co.wants(table):
                 # no action now (local checkpoints): the next action that reads the
                 # table fills the checkpoint. Not for a loop's tables: their sizes
@@ -399,7 +412,7 @@ class SparkRunner:
         before = self.sizes.get(target.name)  # None after a lazy patch: its estimate
         if before is None:
             before = self._estimates.get(target.name)
-        self.materialize(target, query, False)
+        self._store(target, query, False, bounded=True)
         self._estimates[target.name] = before
 
     @contextlib.contextmanager
@@ -459,6 +472,18 @@ class SparkRunner:
         """All rows of ``table`` collected to the driver, normalised."""
         self.actions += 1
         return [normalize(tuple(r)) for r in self.tables[table.name].collect()]
+
+    def fetch_all(self, tables: list[Table]) -> list[list[tuple]]:
+        """The rows of each of ``tables``, as :meth:`fetch` gives them. Tables of one
+        row type are collected in one job, a union of them with each row tagged with
+        its table's place: a Spark job costs some 20-40 ms however few its rows, and
+        the closure's search on the driver reads three versions of one relation."""
+        types = [[c.type for c in t.columns] for t in tables]
+        if len(tables) < 2 or any(t != types[0] for t in types):
+            return [self.fetch(t) for t in tables]
+        self.actions += 1
+        return [[normalize(tuple(r)) for r in rows]
+                for rows in collect_each([self.tables[t.name] for t in tables])]
 
     def drop(self, table: Table) -> None:
         """Forget ``table`` and its temp view."""

@@ -108,6 +108,33 @@ def test_materialize_count_append_rename(engine):
     assert sorted(engine.fetch(a)) == [(11,), (12,), (12,), (13,)]
 
 
+def test_fetch_all_gives_each_table_its_own_rows(engine):
+    engine.load(ALL_TYPES, ROWS)
+    other = dataclasses.replace(ALL_TYPES, name="Values2")
+    engine.load(other, ROWS[1:])
+    empty = dataclasses.replace(ALL_TYPES, name="Values3")
+    engine.load(empty, [])
+    pair = T("Pair", ("x", "BIGINT"), ("y", "BIGINT"))  # another row type
+    engine.load(pair, [(1, 2)])
+    got = engine.fetch_all([other, empty, ALL_TYPES, pair])
+    assert [sorted(rows, key=repr) for rows in got] == [
+        sorted(ROWS[1:], key=repr), [], sorted(ROWS, key=repr), [(1, 2)]]
+    assert got[2] and isinstance(got[2][0][6], list)  # normalised as fetch gives them
+    assert engine.fetch_all([]) == []
+
+
+def test_spark_fetch_all_of_one_row_type_is_one_action(spark):
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    runner = SparkRunner(spark)
+    a, b = T("A2", ("x", "BIGINT")), T("B2", ("y", "BIGINT"))
+    runner.load(a, [(i,) for i in range(3)])
+    runner.materialize(b, q("SELECT x * 10 AS y FROM A2 WHERE x > 0"), count=False)
+    before = runner.actions
+    assert [sorted(r) for r in runner.fetch_all([b, a])] == [[(10,), (20,)], [(0,), (1,), (2,)]]
+    assert runner.actions - before == 1
+
+
 def test_spark_count_is_one_action(spark):
     from dl2sql.runner.spark_runner import SparkRunner
 
