@@ -116,10 +116,16 @@ def test_fetch_all_gives_each_table_its_own_rows(engine):
     engine.load(empty, [])
     pair = T("Pair", ("x", "BIGINT"), ("y", "BIGINT"))  # another row type
     engine.load(pair, [(1, 2)])
-    got = engine.fetch_all([other, empty, ALL_TYPES, pair])
-    assert [sorted(rows, key=repr) for rows in got] == [
-        sorted(ROWS[1:], key=repr), [], sorted(ROWS, key=repr), [(1, 2)]]
-    assert got[2] and isinstance(got[2][0][6], list)  # normalised as fetch gives them
+    expected = [sorted(ROWS[1:], key=repr), [], sorted(ROWS, key=repr)]
+    # one row type (on Spark, one union of them), then with another type beside them
+    for tables, wanted in (([other, empty, ALL_TYPES], expected),
+                           ([other, empty, ALL_TYPES, pair], expected + [[(1, 2)]])):
+        got = engine.fetch_all(tables)
+        assert [sorted(rows, key=repr) for rows in got] == wanted
+        by_i = {r[0]: r for r in got[2]}  # normalised as fetch gives them
+        row = by_i[-(2**63)]
+        assert type(row[1]) is int and isinstance(row[5][1], tuple)
+        assert isinstance(row[6], list) and row[6][0] == ("a", 2**100)
     assert engine.fetch_all([]) == []
 
 
