@@ -72,8 +72,13 @@ class Engine:
 
 ENGINES: dict[str, Engine] = {e.name: e for e in (
     # DuckDB's recursive union deduplicates against every earlier row: a linear
-    # recursive relation is one query, and a loop step costs little
-    Engine("duckdb", dialect="duckdb", loops=LoopPolicy(recursive_union=True),
+    # recursive relation is one query, and a loop step costs little. A maintained
+    # transitive closure's search (and its probe of the inserted edges) is done on the
+    # driver over at most 20,000 edges: with 2,000 edges fetching and searching them
+    # took 1.6 ms against 8 ms for the three queries, and at 20,000 about 9 ms
+    # (docs/performance.md, run 26)
+    Engine("duckdb", dialect="duckdb",
+           loops=LoopPolicy(recursive_union=True, search_on_driver_below=20_000),
            runner_at="dl2sql.runner.duckdb_runner:open_runner",
            inputs_at="dl2sql.io.duckdb_frames:DuckDBInput",
            writer_at="dl2sql.io.duckdb_frames:write_table",

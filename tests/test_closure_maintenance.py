@@ -109,8 +109,8 @@ def _searches_on_driver(monkeypatch, engine_name: str, below: int) -> list:
 
 
 def test_the_search_on_the_driver(monkeypatch, engine):
-    """Every search on the driver (Spark's default for few edges; DuckDB's own search is
-    one recursive query): the same paths, and no edge count above the limit."""
+    """Every search on the driver (the default for few edges): the same paths, and no
+    edge count above the limit."""
     seen = _searches_on_driver(monkeypatch, engine.dialect, 1000)
     methods = check_run(dl2sql.compile(PROGRAM), engine, 11, nodes=7,
                         count=8 if engine.dialect == "spark" else 30, choice=Choice.never())

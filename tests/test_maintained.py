@@ -75,6 +75,22 @@ def test_transactions_return_weighted_changes(program, engine):
                                               (3, 2, 1), (3, 3, -1)]
 
 
+def test_an_input_relation_counts_its_changes_together(program, engine):
+    """The rows an input gains and loses are made and counted in one call (on Spark,
+    one job)."""
+    live = maintain_on(program, engine, {"Edge": [(1, 2), (2, 3)]})
+    runner, batches = live.updater.runner, []
+    counted = type(runner).materialize_counted
+
+    def spy(items):
+        batches.append(sorted(t.name for t, _ in items))
+        return counted(runner, items)
+    runner.materialize_counted = spy
+    live.apply(insert={"Edge": [(3, 4)]}, delete={"Edge": [(1, 2)]})
+    assert ["Edge__minus", "Edge__plus"] in batches
+    assert _contents(live) == _expected({(2, 3), (3, 4)})
+
+
 def test_rows_present_or_absent_change_nothing(program, engine):
     live = maintain_on(program, engine, {"Edge": [(1, 2), (2, 3)]})
     changes = live.apply(insert={"Edge": [(1, 2)]}, delete={"Edge": [(7, 8)]})
@@ -261,7 +277,8 @@ def test_a_closure_whose_removed_edges_are_still_paths_loses_nothing(
 ])
 def test_the_closure_search_as_a_loop_of_steps(monkeypatch, steps, insert, delete, kept):
     """The search Spark runs (a loop of ``steps`` edges per iteration, the earlier steps
-    uncounted), run on DuckDB, whose own search is one recursive query."""
+    uncounted), run on DuckDB with no search on the driver (DuckDB's search past the
+    driver's limit is one recursive query)."""
     import dataclasses
     from dl2sql.engines import ENGINES
     from dl2sql.plan.loops import LoopPolicy

@@ -10,10 +10,11 @@ with one large strongly connected component, nearly all of them). For the source
 the removed edges it does not find again, it goes on until it has every node they
 reach, which the closure's deletion then reads.
 
-Where the engine's policy says so (``search_on_driver_below``: Spark, where each
-breadth-first level costs jobs) and the edges are few, the executor fetches them and
-searches on the driver instead (:func:`search_rows`); the statements stay as the
-fallback for more edges. With the edges on the driver, it also tells which inserted
+Where the engine's policy says so (``search_on_driver_below``: on Spark each
+breadth-first level costs jobs, on DuckDB the three queries cost more than fetching a
+few thousand edges) and the edges are few, the executor fetches them and searches on
+the driver instead (:func:`search_rows`); the statements stay as the fallback for more
+edges. With the edges on the driver, it also tells which inserted
 edges are no path yet (:func:`new_edge_rows`, searching the edges as they were), which
 on the engine is a probe of every path of the closure; the insertion starts from those.
 """

@@ -19,6 +19,7 @@ from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.closure_search import new_edge_rows, search_rows
+from dl2sql.incremental.decisive import decisive_tables
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, OverDeletion, Refuse,
                                       StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
@@ -299,9 +300,20 @@ class Updater:
 
     # -- statements --------------------------------------------------------------------
     def _run(self, stmts) -> None:
-        for stmt in stmts:
+        stmts = list(stmts)
+        at = 0
+        while at < len(stmts):
+            stmt = stmts[at]
+            at += 1
             if isinstance(stmt, Materialize):
-                self._materialize(stmt)
+                batch = [stmt]
+                while at < len(stmts) and self._counted_apart(batch, stmts[at]):
+                    batch.append(stmts[at])
+                    at += 1
+                if len(batch) == 1:
+                    self._materialize(stmt)
+                else:
+                    self._materialize_counted(batch)
             elif isinstance(stmt, Append):
                 self._append(stmt.target, stmt.source)
             elif isinstance(stmt, Rename):
@@ -350,13 +362,42 @@ class Updater:
         if query is None:
             self._vanish(stmt.target)
             return
+        self._load_unmade(query)
+        n = self.runner.materialize(stmt.target, query, self._counts(stmt))
+        self._made(stmt.target.name, n)
+
+    def _load_unmade(self, query: exp.Expression) -> None:
         for name in self._reads(query):
             if name in self.empty and name not in self.rows and name in self.plan.tables:
                 self.runner.load(self.plan.tables[name], [])  # an unmade empty table
                 self.rows[name] = 0
-        count = stmt.count and (self.decisive is None or stmt.target.name in self.decisive)
-        n = self.runner.materialize(stmt.target, query, count)
-        self._made(stmt.target.name, n)
+
+    def _counts(self, stmt: Materialize) -> bool:
+        return stmt.count and (self.decisive is None or stmt.target.name in self.decisive)
+
+    def _counted_apart(self, batch: list[Materialize], stmt) -> bool:
+        """Whether ``stmt`` joins ``batch``, counted statements made together: it is
+        counted too, and neither reads nor depends on the emptiness of their tables."""
+        if not (isinstance(stmt, Materialize) and self._counts(stmt) and self._counts(batch[0])):
+            return False
+        made = {m.target.name for m in batch} | {stmt.target.name}
+        for m in batch + [stmt]:
+            query = m.query.choose(self.empty)
+            if made & set(m.query.names) or (query is not None and made & set(self._reads(query))):
+                return False
+        return True
+
+    def _materialize_counted(self, batch: list[Materialize]) -> None:
+        items = []
+        for stmt in batch:
+            query = stmt.query.choose(self.empty)
+            if query is None:
+                self._vanish(stmt.target)
+            else:
+                self._load_unmade(query)
+                items.append((stmt.target, query))
+        for (target, _), n in zip(items, self.runner.materialize_counted(items)):
+            self._made(target.name, n)
 
     def _search_on_driver(self, stmt: DriverSearch) -> None:
         names = [c.name for c in stmt.edges.columns]
@@ -454,51 +495,3 @@ class Updater:
         limit, past = self.choice.overdelete_time_share, self._past.recompute_seconds
         return (limit is not None and past is not None
                 and time.perf_counter() - self._started > limit * past)
-
-
-def decisive_tables(plan: UpdatePlan) -> set[str]:
-    """The tables of an update plan whose number of rows decides what runs next: the
-    new rows of loops, the tables of ``Enough``, ``BySize`` and ``Refuse``, a
-    closure's removed edges not found again, and the changes of input relations."""
-    out: set[str] = set()
-    renames: list[Rename] = []
-
-    def visit(stmts) -> None:
-        for st in stmts:
-            if isinstance(st, Rename):
-                renames.append(st)
-            elif isinstance(st, Loop):
-                out.update(st.until_empty)
-                visit(st.body)
-            elif isinstance(st, OverDeletion):
-                out.update(t for _, t in st.deleted)
-                visit((st.loop,))
-            elif isinstance(st, Enough):
-                out.update(t.name for t in st.tables)
-            elif isinstance(st, BySize):
-                out.add(st.table.name)
-                visit(st.small)
-                visit(st.large)
-            elif isinstance(st, Refuse):
-                out.add(st.table.name)
-            elif isinstance(st, DriverSearch):
-                visit(st.first)
-                visit(st.otherwise)
-    for s in plan.strata:
-        visit(s.statements)
-        if s.lossless is not None:
-            out.add(s.lossless.name)
-    # the changes of the input relations: which strata run at all, and whether a
-    # transaction is large against what it changes (an input stream's size also says
-    # whether the next transaction must empty it)
-    for rel in plan.changes:
-        out.update(table_name(rel, v) for v in ("plus", "minus"))
-    # a table renamed into a decisive one is counted where it is made
-    grew = True
-    while grew:
-        grew = False
-        for r in renames:
-            if r.target.name in out and r.source.name not in out:
-                out.add(r.source.name)
-                grew = True
-    return out

@@ -30,6 +30,11 @@ class Runner(Protocol):
         """Create or replace ``table`` as the result of ``query``; with ``count``, return
         its number of rows (computed with at most one engine action)."""
 
+    def materialize_counted(self, items: list[tuple[Table, exp.Expression]]) -> list[int]:
+        """:meth:`materialize` each ``(table, query)`` of ``items`` with its count, the
+        counts taken together where that saves engine actions; no query reads
+        another's table."""
+
     def append(self, target: Table, source: Table) -> None:
         """``target := target UNION ALL source``."""
 

@@ -171,6 +171,10 @@ class DuckDBRunner:
             return made[0][0]
         return self.count(table)
 
+    def materialize_counted(self, items: list[tuple[Table, exp.Expression]]) -> list[int]:
+        """Each of ``items`` made and counted by its own statement (counting is free)."""
+        return [self.materialize(table, query, True) for table, query in items]
+
     def _text(self, key: tuple, build: Callable[[], exp.Expression]) -> str:
         """A statement over named tables printed once (``key`` names the statement and
         its tables; an update runs the same few hundred at every transaction)."""

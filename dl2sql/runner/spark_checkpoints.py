@@ -19,7 +19,7 @@ runner is stored in it any more, and the whole directory when the runner is clos
 (``Program.close()``, the CLI when its outputs are written) or the process ends.
 A loop's growing relations are unions of the pieces stored at each step, written
 anew as one only every :data:`COMPACT_EVERY` appends, with either kind of checkpoint
-(see ``SparkRunner.append``).
+(:mod:`dl2sql.runner.spark_pieces`).
 
 Reliable checkpoints need ``SparkContext`` (to set the directory and delete files),
 which Spark Connect sessions do not offer: those use local checkpoints.

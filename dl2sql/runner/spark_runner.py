@@ -25,8 +25,7 @@ Only SQL, the DataFrame API, ``localCheckpoint`` and ``observe`` are used here (
 from __future__ import annotations
 
 import contextlib
-import functools
-from typing import Any, NamedTuple, Optional
+from typing import Any, Optional
 
 from sqlglot import exp
 
@@ -35,6 +34,7 @@ from dl2sql.runner.spark_checkpoints import (COMPACT_EVERY, checkpoints_for,
                                               collect_each, fill)
 from dl2sql.runner.spark_inline import inline_query
 from dl2sql.runner.spark_partitioning import CoPartitioner, partitioned_by_plan
+from dl2sql.runner.spark_pieces import Piece, compacted, union_of
 from dl2sql.runner.spark_probes import narrowed
 from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 from dl2sql.runner.spark_quiet import Quiet
@@ -46,15 +46,6 @@ from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.trees import select_all
 
 # --- runner ----------------------------------------------------------------------------
-
-class Piece(NamedTuple):
-    """A stored part of a table: its DataFrame, rows (where counted) and the reliable
-    checkpoint files it is stored in."""
-
-    df: Any
-    size: Optional[int]
-    files: frozenset
-
 
 # at most this many rows loaded from Python stay a local relation (not checkpointed)
 LOCAL_ROWS = 1000
@@ -83,7 +74,6 @@ class SparkRunner:
     dialect = "spark"
     lazy_uncounted = True  # uncounted results are checkpointed lazily (no action)
     counting_costs = True  # a count is an action (incremental updates count little)
-    EAGER_EVERY = 64
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
                  hash_join_bytes: Optional[int] = None, partitions: Optional[int] = None,
@@ -111,7 +101,7 @@ class SparkRunner:
         self.hash_join_bytes = (hash_join_budget(spark, self.partitions)
                                 if hash_join_bytes is None else hash_join_bytes)
         self.actions = 0  # Spark actions issued by this runner (for tests and benchmarks)
-        self._compactions: dict[str, int] = {}  # by table, see _compacted
+        self._compactions: dict[str, int] = {}  # by table, see spark_pieces.compacted
         self.widths: dict[str, int] = {}  # estimated bytes per row, by table
         self.views = Views(spark)  # the temp views of the tables, and their join hints
         self._queries: dict[int, tuple] = {}  # see _printed
@@ -205,7 +195,7 @@ class SparkRunner:
         if self.store.reliable and not self._holding_files:
             self.store.collect(self.stored_files())
 
-    def _checkpoint(self, df, eager: bool):
+    def checkpoint(self, df, eager: bool):
         """``df`` checkpointed in this runner's store, and the files it is stored in."""
         if eager or self.store.reliable:  # reliable checkpoints are always written now
             self.actions += 1
@@ -222,7 +212,7 @@ class SparkRunner:
         except Exception:  # pragma: no cover
             pass
 
-    def _bounded(self, df):
+    def bounded(self, df):
         """``df`` with at most ``partitions`` partitions.
 
         Appends union checkpointed pieces; without this every append adds the
@@ -242,7 +232,7 @@ class SparkRunner:
             if self._row_count is None:  # an unresolved expression: reusable, built once
                 self._row_count = F.count(F.lit(1)).alias("n")
             obs = Observation()
-            ck, files = self._checkpoint(df.observe(obs, self._row_count), eager=True)
+            ck, files = self.checkpoint(df.observe(obs, self._row_count), eager=True)
             try:
                 n = obs.get.get("n")
             except Exception:  # Connect: "no observe before get"
@@ -255,7 +245,7 @@ class SparkRunner:
             self.count_mode = "count"
             self.actions += 1
             return ck, ck.count(), files
-        ck, files = self._checkpoint(df, eager=False)
+        ck, files = self.checkpoint(df, eager=False)
         if not self.store.reliable:
             self.actions += 1
         return ck, ck.count(), files  # the count computes and stores a lazy checkpoint
@@ -285,7 +275,7 @@ class SparkRunner:
             return
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
         with self.co.planning(table):
-            ck, files = self._checkpoint(self.co.prepare(table, df), eager=True)
+            ck, files = self.checkpoint(self.co.prepare(table, df), eager=True)
         self._set(table, self.co.finish(table, ck), len(rows), files)
 
     def load_dataframe(self, table: Table, df, distinct: bool = True) -> None:
@@ -303,6 +293,24 @@ class SparkRunner:
         chooses the join hints); it is returned only with ``count``."""
         return self._store(table, query, count)
 
+    def materialize_counted(self, items: list[tuple[Table, exp.Expression]]) -> list[int]:
+        """Each of ``items`` stored as a lazy checkpoint, then all counted in one Spark
+        job that fills them: a job costs some 30-50 ms however few its rows, and a
+        transaction counts the rows its input relations gain and lose."""
+        if len(items) < 2 or not self.lazy_uncounted or self.store.reliable or any(
+                self.co.wants(table) for table, _ in items):
+            return [self._store(table, query, True) for table, query in items]
+        for table, query in items:
+            self._store(table, query, False)
+        frames = [self.tables[table.name] for table, _ in items]
+        self.actions += 1
+        counts = fill(frames)
+        if self._unfilled is not None:  # filled now: not again at the transaction's end
+            self._unfilled = [df for df in self._unfilled if all(df is not f for f in frames)]
+        for (table, _), n in zip(items, counts):
+            self.sizes[table.name] = n
+        return counts
+
     def _store(self, table: Table, query: exp.Expression, count: bool,
                bounded: bool = False) -> Optional[int]:
         """:meth:`materialize`; ``bounded``: coalesced into ``partitions`` partitions
@@ -316,13 +324,13 @@ class SparkRunner:
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by its SQL, see dialects.store_partitioned
             if bounded and not self.co.wants(table) and not partitioned_by_plan(df):
-                df = self._bounded(df)
+                df = self.bounded(df)
             if not count and self.lazy_uncounted and not self.co.wants(table):
                 # no action now (local checkpoints): the next action that reads the
                 # table fills the checkpoint. Not for a loop's tables: their sizes
                 # choose the loop's joins (an unknown size is a sort-merge join, which
                 # sorts the whole relation at every step)
-                ck, files = self._checkpoint(df, eager=False)
+                ck, files = self.checkpoint(df, eager=False)
                 self._set(table, ck, None, files)
                 if self._unfilled is not None and not self.store.reliable:
                     self._unfilled.append(ck)  # a reliable checkpoint is written at once
@@ -350,36 +358,10 @@ class SparkRunner:
         co-partitioned pieces keeps their partitioning."""
         pieces = self._pieces[target.name] + self._pieces[source.name]
         if len(pieces) > COMPACT_EVERY:
-            pieces = self._compacted(target, pieces)
+            pieces = compacted(self, target, pieces, self._compactions)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
-        self._set(target, self._union(target, pieces), None if a is None or b is None
+        self._set(target, union_of(self, target, pieces), None if a is None or b is None
                   else a + b, pieces=pieces)
-
-    def _union(self, table: Table, pieces) -> Any:
-        """One flat union of ``pieces`` (nested unions of unions cost the optimizer time
-        at every step), partitioned as ``table`` is."""
-        df = functools.reduce(lambda a, b: a.union(b), [p.df for p in pieces])
-        # co-partitioned pieces union into as many partitions as each has
-        return self.co.repartition(table, df) if self.co.wants(table) else self._bounded(df)
-
-    def _compacted(self, table: Table, pieces) -> tuple:
-        """``pieces`` with the smallest stored as one, down to half ``COMPACT_EVERY``:
-        the large pieces of a loop's busy steps are never copied again, and late steps'
-        small ones are merged cheaply."""
-        order = sorted(range(len(pieces)), key=lambda i: (
-            pieces[i].size is None, pieces[i].size or 0))
-        chosen = set(order[:len(pieces) - COMPACT_EVERY // 2 + 1])
-        merged = [pieces[i] for i in sorted(chosen)]
-        self._compactions[table.name] = n = self._compactions.get(table.name, 0) + 1
-        # A lazy checkpoint keeps its parents until a job fills it; in a long loop
-        # the chain of unions can outgrow the JVM stack when a task is deserialised
-        # (seen at ~700 iterations), so every EAGER_EVERY compactions one is written now.
-        with self.co.planning(table):
-            ck, files = self._checkpoint(self._union(table, merged),
-                                         eager=n % self.EAGER_EVERY == 0)
-        sizes = [p.size for p in merged]
-        one = Piece(ck, None if None in sizes else sum(sizes), files)
-        return tuple(p for i, p in enumerate(pieces) if i not in chosen) + (one,)
 
     def rename(self, target: Table, source: Table) -> None:
         """Point ``target`` at the data of ``source`` and forget ``source``."""

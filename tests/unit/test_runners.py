@@ -129,6 +129,35 @@ def test_fetch_all_gives_each_table_its_own_rows(engine):
     assert engine.fetch_all([]) == []
 
 
+def test_materialize_counted_makes_and_counts_each_table(engine):
+    a = T("A3", ("x", "BIGINT"))
+    b, c, d = T("B3", ("x", "BIGINT")), T("C3", ("x", "BIGINT")), T("D3", ("y", "STRING"))
+    engine.load(a, [(i,) for i in range(10)])
+    with engine.transaction():
+        counts = engine.materialize_counted([
+            (b, q("SELECT x FROM A3 WHERE x < 3")), (c, q("SELECT x FROM A3 WHERE x > 100")),
+            (d, q("SELECT DISTINCT CAST(x % 2 AS STRING) AS y FROM A3"))])
+    assert counts == [3, 0, 2]
+    assert sorted(engine.fetch(b)) == [(0,), (1,), (2,)] and engine.fetch(c) == []
+    assert sorted(engine.fetch(d)) == [("0",), ("1",)]
+    assert [engine.size(t) for t in (b, c, d)] == [3, 0, 2]
+
+
+def test_spark_materialize_counted_is_one_action_in_a_transaction(spark):
+    """Counted together, and not filled again when the transaction ends."""
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    runner = SparkRunner(spark)
+    a, b, c = T("A4", ("x", "BIGINT")), T("B4", ("x", "BIGINT")), T("C4", ("x", "BIGINT"))
+    runner.load(a, [(i,) for i in range(10)])
+    before = runner.actions
+    with runner.transaction():
+        assert runner.materialize_counted([(b, q("SELECT x FROM A4 WHERE x < 3")),
+                                           (c, q("SELECT x + 1 AS x FROM A4"))]) == [3, 10]
+    assert runner.actions - before == 1
+    assert sorted(runner.fetch(c)) == [(i,) for i in range(1, 11)]
+
+
 def test_spark_fetch_all_of_one_row_type_is_one_action(spark):
     from dl2sql.runner.spark_runner import SparkRunner
 
