@@ -358,19 +358,23 @@ class Updater:
                 raise TypeError(f"not an update statement: {stmt!r}")
 
     def _materialize(self, stmt: Materialize) -> None:
+        query = self._chosen(stmt)
+        if query is not None:
+            n = self.runner.materialize(stmt.target, query, self._counts(stmt))
+            self._made(stmt.target.name, n)
+
+    def _chosen(self, stmt: Materialize) -> Optional[exp.Expression]:
+        """``stmt``'s query without the parts that need a table empty now, the empty
+        tables it reads made; None, and its table empty, where no part is left."""
         query = stmt.query.choose(self.empty)
         if query is None:
             self._vanish(stmt.target)
-            return
-        self._load_unmade(query)
-        n = self.runner.materialize(stmt.target, query, self._counts(stmt))
-        self._made(stmt.target.name, n)
-
-    def _load_unmade(self, query: exp.Expression) -> None:
+            return None
         for name in self._reads(query):
             if name in self.empty and name not in self.rows and name in self.plan.tables:
                 self.runner.load(self.plan.tables[name], [])  # an unmade empty table
                 self.rows[name] = 0
+        return query
 
     def _counts(self, stmt: Materialize) -> bool:
         return stmt.count and (self.decisive is None or stmt.target.name in self.decisive)
@@ -388,14 +392,8 @@ class Updater:
         return True
 
     def _materialize_counted(self, batch: list[Materialize]) -> None:
-        items = []
-        for stmt in batch:
-            query = stmt.query.choose(self.empty)
-            if query is None:
-                self._vanish(stmt.target)
-            else:
-                self._load_unmade(query)
-                items.append((stmt.target, query))
+        chosen = [(stmt.target, self._chosen(stmt)) for stmt in batch]
+        items = [(target, query) for target, query in chosen if query is not None]
         for (target, _), n in zip(items, self.runner.materialize_counted(items)):
             self._made(target.name, n)
 
