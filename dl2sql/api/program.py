@@ -289,14 +289,17 @@ def _inputs_key(inputs: Optional[dict]) -> tuple:
 
 class RowsInput:
     """Small inputs written in Python: a list of tuples of field values (or of single
-    values for one-field relations), in declaration order."""
+    values for one-field relations), in declaration order. Once loaded, ``loaded`` holds
+    the rows as the table's columns have them (a maintained program may work out an
+    input's changes from them on the driver, :mod:`dl2sql.incremental.held`)."""
 
     def __init__(self, compiled: CompiledProgram, relation: str, rows):
         self.compiled, self.relation, self.rows = compiled, relation, rows
+        self.loaded: Optional[list] = None
 
     def load_into(self, runner, table) -> int:
-        """Convert the rows to the table's columns and load them; the number of rows
-        loaded."""
+        """Convert the rows to the table's columns and load them (kept as
+        ``loaded``); the number of rows loaded."""
         env = self.compiled.type_env
         columns = self.compiled.layouts[self.relation].columns
         out = []
@@ -311,6 +314,7 @@ class RowsInput:
             # a stream's or multiset's copies stay; arrays (Vec, Set, Map) are lists
             out = builtins.list({_hashable(row): row for row in out}.values())
         runner.load(table, out)
+        self.loaded = out
         return len(out)
 
 

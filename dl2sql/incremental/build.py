@@ -27,8 +27,8 @@ from __future__ import annotations
 import dataclasses
 
 from dl2sql.incremental.closure import closure_update
-from dl2sql.incremental.nodes import (CountChange, Enough, Lookup, OverDeletion, Refuse,
-                                      StratumUpdate, UpdatePlan)
+from dl2sql.incremental.nodes import (CountChange, Enough, InputOnDriver, Lookup,
+                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
                                          insertion_steps, key_of, reads, rederivations)
 from dl2sql.incremental.bags import BagBuilder
@@ -43,7 +43,7 @@ from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Loop, Materi
 from dl2sql.ra.lower import record_of
 from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source
 from dl2sql.types import typed as T
-from dl2sql.types.model import BOOL
+from dl2sql.types.model import BOOL, TBit, TBool, TSigned, TString, unwrapped
 
 KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
 # the method of a stratum that recurses through a group_by: recomputed whenever a
@@ -135,8 +135,24 @@ class _Builder:
         plus = self.minus(Parts(rel, tuple(added)), rel, "full")
         versions = ("insert",) + (("upsert",) if info.key is not None else ()) + (
             ("facts",) if facts else ())
-        stmts += self.changes(rel, plus, self.minus(minus, rel, *versions))
+        changes = self.changes(rel, plus, self.minus(minus, rel, *versions))
+        if info.key is None and not facts and self._held_as_rows(rel):
+            changes[:2] = [InputOnDriver(self.table(rel), self.table(rel, "insert"),
+                                         self.table(rel, "delete"), self.table(rel, "plus"),
+                                         self.table(rel, "minus"), tuple(changes[:2]))]
+        stmts += changes
         return StratumUpdate((rel,), "input", (), tuple(stmts))
+
+    def _held_as_rows(self, rel: str) -> bool:
+        """Whether the driver may hold ``rel``'s rows as a Python set: its values are
+        integers of up to 64 bits, booleans and strings, which Python compares as SQL
+        does (a float's NaN equals itself in SQL and in no Python set; wider integers
+        have representations of their own, :mod:`dl2sql.types.wide_ints`)."""
+        def plain(t) -> bool:
+            t = unwrapped(t)
+            return isinstance(t, (TBool, TString)) or (
+                isinstance(t, (TBit, TSigned)) and t.width <= 64)
+        return all(plain(t) for _, t in self.p.layouts[rel].columns)
 
     def keyed_removals(self, rel: str, info, stmts: list, added: list) -> Parts:
         """The stored rows a primary-key relation's transaction removes: those deleted

@@ -5,7 +5,8 @@ counts only these; the others are stored without a count (taken as not empty).
 """
 from __future__ import annotations
 
-from dl2sql.incremental.nodes import BySize, DriverSearch, Enough, OverDeletion, Refuse, UpdatePlan
+from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver, OverDeletion,
+                                      Refuse, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Loop, Rename
 
@@ -35,6 +36,8 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
                 visit(st.large)
             elif isinstance(st, Refuse):
                 out.add(st.table.name)
+            elif isinstance(st, InputOnDriver):
+                visit(st.otherwise)
             elif isinstance(st, DriverSearch):
                 visit(st.first)
                 visit(st.otherwise)

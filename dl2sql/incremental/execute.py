@@ -18,10 +18,12 @@ from sqlglot import exp
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
+from dl2sql.incremental.choice import Choice, History
 from dl2sql.incremental.closure_search import new_edge_rows, search_rows
 from dl2sql.incremental.decisive import decisive_tables
-from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, OverDeletion, Refuse,
-                                      StratumUpdate, UpdatePlan)
+from dl2sql.incremental.held import HeldRows
+from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver,
+                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import loop_settings, run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
@@ -29,33 +31,6 @@ from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
 
 # the method of a transitive closure whose removed edges are all paths still
 NOTHING_LOST = "closure (no path lost)"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """When recomputing a stratum is expected to be cheaper than maintaining it.
-
-    ``recompute_share``: the relations a stratum reads changed by more than this share
-    of their rows. Delete-and-rederive gives up (and recomputes) once it over-deleted
-    more than ``overdelete_share`` of the stratum's rows, or once over-deletion took
-    longer than ``overdelete_time_share`` of the stratum's last recomputation (before
-    the first, of its loop in the program's first evaluation, else of that whole
-    evaluation; over-deletion measured 0.49 of a DRed that completes on a random graph's
-    transitive closure and 0.23 on same generation, medians of 12 transactions). After giving up, the stratum is recomputed
-    directly for the next 1, 2, 4, ... (at most ``backoff``) transactions that would
-    delete from it, then DRed is tried again; a DRed that completes resets it. None (or
-    0 for ``backoff``) turns a rule off. Measured in ``benchmarks/incremental.py``
-    (docs/performance.md, run 15)."""
-
-    recompute_share: Optional[float] = 0.5
-    overdelete_share: Optional[float] = 0.25
-    overdelete_time_share: Optional[float] = 0.3
-    backoff: int = 16
-
-    @classmethod
-    def never(cls) -> "Choice":
-        """Always maintain, never recompute (tests of the algorithms)."""
-        return cls(None, None, None, 0)
 
 
 @dataclass
@@ -71,15 +46,6 @@ class Outcome:
 class _GiveUp(Exception):
     """The update grew past what recomputing the stratum costs: recompute it instead
     (the message says why, for the method's name)."""
-
-
-@dataclass
-class _History:
-    """What earlier transactions taught about one recursive stratum."""
-
-    recompute_seconds: Optional[float] = None  # its last recomputation (and diff)
-    backoff: int = 0  # transactions recomputed directly after the last give-up
-    skip: int = 0  # of those, the ones still to come
 
 
 class Updater:
@@ -98,9 +64,9 @@ class Updater:
         self._left: set[str] = set()  # small temporary tables not dropped (clear)
         self.counted: dict[str, int] = {}  # rows of the tables made by a loop's body
         self._names: dict[int, tuple] = {}
-        self.history: dict[str, _History] = {}
+        self.history: dict[str, History] = {}
         self._started = 0.0  # when the stratum being updated started
-        self._past = _History()  # and what is known of it
+        self._past = History()  # and what is known of it
         # where counting a table costs an engine action (Spark), only the tables whose
         # size decides something are counted; the others are left for the engine to
         # compute when something reads them
@@ -108,6 +74,10 @@ class Updater:
                          else None)
         # streams, multisets and delayed relations (dl2sql.incremental.bag_execute)
         self.bags = BagUpdates(plan.bags, self) if plan.bags is not None else None
+        self.held = HeldRows(s.statements[0].relation.name for s in plan.strata
+                             if s.method == "input" and s.statements
+                             and isinstance(s.statements[0], InputOnDriver))
+        self._given: dict[str, list] = {}  # the rows of this transaction's changes
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -116,7 +86,7 @@ class Updater:
         for s in self.plan.strata:
             t = seconds.get(s.name, otherwise)
             if s.method == "dred" and t is not None:
-                self.history.setdefault(s.name, _History()).recompute_seconds = t
+                self.history.setdefault(s.name, History()).recompute_seconds = t
 
     def start(self) -> None:
         """Prepare the freshly evaluated relations for transactions."""
@@ -132,11 +102,13 @@ class Updater:
         kind (``insert``, ``delete``, and for a primary-key relation
         ``insert_or_update`` and ``delete_key``), each normalised rows (of the
         relation; for ``delete_key``, one-column rows of keys) or an object whose
-        ``load_into(runner, table)`` loads them. Deletions apply first: a row both
+        ``load_into(runner, table)`` loads them (and that may keep the rows it loaded
+        as ``loaded``, for :mod:`dl2sql.incremental.held`). Deletions apply first: a row both
         deleted and inserted is present after it. The previous transaction's
         temporary tables (its changes included) are dropped first, or left to be
         replaced (:meth:`clear`)."""
         self.clear()
+        self._given = {}
         for rel, kinds in changes.items():
             for kind, data in kinds.items():
                 table = self.plan.changes[rel][kind]
@@ -145,10 +117,13 @@ class Updater:
                 if hasattr(data, "load_into"):  # may answer with its number of rows
                     n = data.load_into(self.runner, table)
                     self.rows[table.name] = n if isinstance(n, int) else self.runner.size(table)
+                    if getattr(data, "loaded", None) is not None:  # the rows it loaded
+                        self._given[table.name] = data.loaded
                 else:
                     rows = list(data)  # distinct rows (a count only estimates the cost)
                     self.runner.load(table, rows)
                     self.rows[table.name] = len(rows)
+                    self._given[table.name] = rows
         outcome = Outcome()
         sizes = dict(self.sizes)
         self.empty = {n for n in self.plan.tables if n not in self.state
@@ -162,11 +137,13 @@ class Updater:
                 if self.bags is not None:
                     self.bags.end()
         except BaseException:
+            self.held.rollback()
             self.sizes = sizes
             self.rows, self.empty = {}, set(self.plan.tables) - self.state
             if self.bags is not None:
                 self.bags.rollback()
             raise
+        self.held.commit()
         return outcome
 
     def lookup(self, rel: str, keys: list[tuple]) -> list[tuple]:
@@ -220,7 +197,7 @@ class Updater:
             return
         t0 = self._started = time.perf_counter()
         method = s.method
-        past = self._past = self.history.setdefault(s.name, _History())
+        past = self._past = self.history.setdefault(s.name, History())
         if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
         elif s.method == "dred" and past.skip and self._deletes(s):
@@ -337,11 +314,15 @@ class Updater:
                     rows *= self.rows.get(t.name) or 0
                 if share is not None and rows > share * max(1, self.size(stmt.relation)):
                     raise _GiveUp(stmt.why)
+            elif isinstance(stmt, InputOnDriver):
+                self._input_on_driver(stmt)
             elif isinstance(stmt, DriverSearch):
                 changed = not {stmt.added.name, stmt.removed.name} <= self.empty
                 if changed and self.size(stmt.edges.relation) <= stmt.below:
                     self._search_on_driver(stmt)
                 else:
+                    if changed:  # too many edges to hold
+                        self.held.release(stmt.edges.name)
                     self._run(stmt.first)
                     if stmt.removed.name in self.empty:  # nothing to search for
                         self._vanish(stmt.reached)
@@ -397,24 +378,44 @@ class Updater:
         for (target, _), n in zip(items, self.runner.materialize_counted(items)):
             self._made(target.name, n)
 
+    def _input_on_driver(self, stmt: InputOnDriver) -> None:
+        """The input's rows added and removed from the rows the driver holds, else
+        made on the engine."""
+        def given(table: Table) -> Optional[list]:  # None: loaded from elsewhere
+            return self._given.get(table.name, None if table.name in self.rows else [])
+        found = self.held.changes(stmt.relation.name, given(stmt.inserted),
+                                  given(stmt.deleted))
+        if found is None:
+            self._run(stmt.otherwise)
+            return
+        for table, rows in zip((stmt.plus, stmt.minus), found):
+            self._loaded(table, rows)
+
     def _search_on_driver(self, stmt: DriverSearch) -> None:
         names = [c.name for c in stmt.edges.columns]
         at = [names.index(c) for c in stmt.ends]
+        held = self.held.now(stmt.edges.name)
+        if held is None:
+            versions = [t for t in (stmt.edges, stmt.added, stmt.removed)
+                        if t.name not in self.empty]
+            fetched = dict(zip((t.name for t in versions), self.runner.fetch_all(versions)))
+            held = [fetched.get(t.name, []) for t in (stmt.edges, stmt.added, stmt.removed)]
+            self.held.fetched(stmt.edges.name, held[0])
 
-        versions = [t for t in (stmt.edges, stmt.added, stmt.removed)
-                    if t.name not in self.empty]
-        fetched = dict(zip((t.name for t in versions), self.runner.fetch_all(versions)))
-
-        def edges(table: Table) -> list:
-            return [(r[at[0]], r[at[1]]) for r in fetched.get(table.name, ())]
-        now, added, removed = edges(stmt.edges), edges(stmt.added), edges(stmt.removed)
+        def edges(rows: list) -> list:
+            return [(r[at[0]], r[at[1]]) for r in rows]
+        now, added, removed = map(edges, held)
         found = (new_edge_rows(now, added, removed), *search_rows(now, removed))
         for table, rows in zip((stmt.new_edges, stmt.reached, stmt.pending), found):
-            if rows:
-                self.runner.load(table, rows)
-                self._made(table.name, len(rows))
-            else:
-                self._vanish(table)
+            self._loaded(table, rows)
+
+    def _loaded(self, table: Table, rows: list) -> None:
+        """``table`` made of ``rows`` on the driver (empty where there are none)."""
+        if rows:
+            self.runner.load(table, rows)
+            self._made(table.name, len(rows))
+        else:
+            self._vanish(table)
 
     def _reads(self, query: exp.Expression) -> tuple:
         hit = self._names.get(id(query))

@@ -100,6 +100,24 @@ class DriverSearch:
 
 
 @dataclass(frozen=True)
+class InputOnDriver:
+    """An input relation's rows added and removed, worked out on the driver where the
+    executor holds the relation's rows (it fetched them for a closure's search,
+    :class:`DriverSearch`, and keeps them up to date) and the transaction's changes
+    came as rows: ``plus`` the ``inserted`` rows not stored, ``minus`` the ``deleted``
+    ones stored and not inserted again. Otherwise ``otherwise`` makes them on the
+    engine. On Spark this spares the job that compares the changes with the stored
+    rows, and the search then needs no job to fetch the edges."""
+
+    relation: Table
+    inserted: Table
+    deleted: Table
+    plus: Table
+    minus: Table
+    otherwise: tuple
+
+
+@dataclass(frozen=True)
 class Lookup:
     """The stored rows of a primary-key input relation whose keys a caller loads into
     ``keys``: ``found`` makes them (read before a transaction that modifies them)."""

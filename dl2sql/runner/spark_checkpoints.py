@@ -255,3 +255,33 @@ def tagged_union(frames: list, *columns: str):
     against 26 for a select of a literal column.)"""
     tagged = [df.selectExpr(f"{i} AS dl2sql_frame", *columns) for i, df in enumerate(frames)]
     return functools.reduce(lambda a, b: a.unionAll(b), tagged)
+
+
+def checkpoint_counted(runner, df):
+    """``df`` checkpointed in ``runner``'s store, its row count and its files, for
+    exactly one Spark action: counted as it is written (an observed metric), or where
+    metrics do not arrive (Spark Connect after ``localCheckpoint``) by counting the
+    lazy checkpoint, which computes and stores it."""
+    if runner.count_mode == "observe":
+        from pyspark.sql import Observation  # deferred: PySpark loads only when Spark runs
+        from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
+
+        if runner._row_count is None:  # an unresolved expression: reusable, built once
+            runner._row_count = F.count(F.lit(1)).alias("n")
+        obs = Observation()
+        ck, files = runner.checkpoint(df.observe(obs, runner._row_count), eager=True)
+        try:
+            n = obs.get.get("n")
+        except Exception:  # Connect: "no observe before get"
+            n = None
+        if n is not None:
+            return ck, int(n), files
+        # Metrics did not arrive. The table is materialised already, so counting it is
+        # cheap; from now on use the one-action path.
+        runner.count_mode = "count"
+        runner.actions += 1
+        return ck, ck.count(), files
+    ck, files = runner.checkpoint(df, eager=False)
+    if not runner.store.reliable:
+        runner.actions += 1
+    return ck, ck.count(), files  # the count computes and stores a lazy checkpoint

@@ -30,8 +30,8 @@ from typing import Any, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Loop, Materialize, Table
-from dl2sql.runner.spark_checkpoints import (COMPACT_EVERY, checkpoints_for,
-                                              collect_each, fill)
+from dl2sql.runner.spark_checkpoints import (COMPACT_EVERY, checkpoint_counted,
+                                              checkpoints_for, collect_each, fill)
 from dl2sql.runner.spark_inline import inline_query
 from dl2sql.runner.spark_partitioning import CoPartitioner, partitioned_by_plan
 from dl2sql.runner.spark_pieces import Piece, compacted, union_of
@@ -224,31 +224,8 @@ class SparkRunner:
 
     def _checkpoint_counted(self, df):
         """``df`` checkpointed, its row count and its files, for exactly one Spark
-        action."""
-        if self.count_mode == "observe":
-            from pyspark.sql import Observation  # deferred: PySpark loads only when Spark runs
-            from pyspark.sql import functions as F  # deferred: PySpark loads only when Spark runs
-
-            if self._row_count is None:  # an unresolved expression: reusable, built once
-                self._row_count = F.count(F.lit(1)).alias("n")
-            obs = Observation()
-            ck, files = self.checkpoint(df.observe(obs, self._row_count), eager=True)
-            try:
-                n = obs.get.get("n")
-            except Exception:  # Connect: "no observe before get"
-                n = None
-            if n is not None:
-                return ck, int(n), files
-            # Metrics did not arrive (Spark Connect after localCheckpoint). The table is
-            # materialised already, so counting it is cheap; from now on use the
-            # one-action path.
-            self.count_mode = "count"
-            self.actions += 1
-            return ck, ck.count(), files
-        ck, files = self.checkpoint(df, eager=False)
-        if not self.store.reliable:
-            self.actions += 1
-        return ck, ck.count(), files  # the count computes and stores a lazy checkpoint
+        action (:func:`~dl2sql.runner.spark_checkpoints.checkpoint_counted`)."""
+        return checkpoint_counted(self, df)
 
     def _partitioned(self, loop: Loop) -> bool:  # does the loop keep a table partitioned?
         return any(isinstance(s, Materialize) and self.co.wants(s.target) for s in loop.body)

@@ -13,8 +13,8 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import (BySize, CountChange, DriverSearch, Enough, Lookup,
-                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan)
+from dl2sql.incremental.nodes import (BySize, CountChange, DriverSearch, Enough, InputOnDriver,
+                                      Lookup, OverDeletion, Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
@@ -128,6 +128,10 @@ class _UpdateLowering:
                           tuple(self.statement(x) for x in s.large))
         if isinstance(s, Refuse):
             return dataclasses.replace(s, table=table(s.table))
+        if isinstance(s, InputOnDriver):
+            return InputOnDriver(table(s.relation), table(s.inserted), table(s.deleted),
+                                 table(s.plus), table(s.minus),
+                                 tuple(self.statement(x) for x in s.otherwise))
         if isinstance(s, DriverSearch):
             return dataclasses.replace(
                 s, edges=table(s.edges), added=table(s.added), removed=table(s.removed),
