@@ -103,8 +103,8 @@ class Updater:
         ``insert_or_update`` and ``delete_key``), each normalised rows (of the
         relation; for ``delete_key``, one-column rows of keys) or an object whose
         ``load_into(runner, table)`` loads them (and that may keep the rows it loaded
-        as ``loaded``, for :mod:`dl2sql.incremental.held`). Deletions apply first: a row both
-        deleted and inserted is present after it. The previous transaction's
+        as ``loaded``, for :mod:`dl2sql.incremental.held`). Deletions apply first: a
+        row both deleted and inserted is present after it. The previous transaction's
         temporary tables (its changes included) are dropped first, or left to be
         replaced (:meth:`clear`)."""
         self.clear()
