@@ -74,9 +74,8 @@ class Updater:
                          else None)
         # streams, multisets and delayed relations (dl2sql.incremental.bag_execute)
         self.bags = BagUpdates(plan.bags, self) if plan.bags is not None else None
-        self.held = HeldRows(s.statements[0].relation.name for s in plan.strata
-                             if s.method == "input" and s.statements
-                             and isinstance(s.statements[0], InputOnDriver))
+        self.held = HeldRows(x.relation.name for s in plan.strata for x in s.statements
+                             if isinstance(x, InputOnDriver))
         self._given: dict[str, list] = {}  # the rows of this transaction's changes
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
