@@ -32,14 +32,18 @@ def program():
 
 
 class Watch:
-    """The runner calls that fetch rows to the driver, and the tables made on the
-    engine, of a maintained program."""
+    """The runner calls that fetch rows to the driver, and the tables made or loaded
+    on the engine, of a maintained program."""
 
     def __init__(self, live):
-        self.fetches, self.made = [], []
+        self.fetches, self.made, self.loads = [], [], []
         runner = live.updater.runner
         fetch_all, materialize = runner.fetch_all, runner.materialize
-        counted = runner.materialize_counted
+        counted, load = runner.materialize_counted, runner.load
+
+        def loading(table, rows):
+            self.loads.append(table.name)
+            return load(table, rows)
 
         def fetching(tables):
             self.fetches.append([t.name for t in tables])
@@ -54,6 +58,7 @@ class Watch:
             return counted(items)
         runner.fetch_all, runner.materialize = fetching, making
         runner.materialize_counted = making_counted
+        runner.load = loading
 
 
 def check(live, edges: set, changes=None, before: set = None) -> None:
@@ -81,7 +86,7 @@ def test_the_edges_are_fetched_once_and_their_changes_worked_out_on_the_driver(
         ([], [(5, 0), (0, 1)]),
         ([(0, 1), (6, 7)], []),
     ]
-    first = None
+    first = loads = None
     for i, (inserted, deleted) in enumerate(steps):
         before = set(edges)
         changes = live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})
@@ -91,11 +96,17 @@ def test_the_edges_are_fetched_once_and_their_changes_worked_out_on_the_driver(
         assert live.last.added.get("Edge", 0) == len(edges - before), i
         assert live.last.removed.get("Edge", 0) == len(before - edges), i
         first = len(watch.made) if first is None else first
+        loads = len(watch.loads) if loads is None else loads
     # the first search fetched the edges; from then on the driver held them
     assert watch.fetches == [["Edge", "Edge__plus", "Edge__minus"]]
     # and the engine made the input's changes in the first transaction only
     assert "Edge__plus" in watch.made[:first]
     assert not {"Edge__plus", "Edge__minus"} & set(watch.made[first:])
+    # the rows inserted and deleted were loaded then only: later the driver worked
+    # the changes out from them and loaded those
+    assert {"Edge__insert", "Edge__delete"} <= set(watch.loads[:loads])
+    assert not {"Edge__insert", "Edge__delete"} & set(watch.loads[loads:])
+    assert "Edge__plus" in watch.loads[loads:]
 
 
 def test_a_failed_transaction_leaves_the_held_rows(program, engine, monkeypatch):

@@ -33,6 +33,7 @@ from dl2sql.runner.progress import LoopTimes
 from dl2sql.runtime.convert import record_to_row, row_to_record, to_sql
 from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.sqlgen.output_form import output_projection
+from dl2sql.sqlgen.types import BIGINT
 from dl2sql.sqlgen.trees import select_all, table
 
 
@@ -233,7 +234,7 @@ class Maintained:
         full = self.updater.plan.relations[rel]
         weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
         table = Table(table_name(rel, "changes"), full.columns + (
-            Column(weight, exp.DataType.build("BIGINT")),), (), rel)
+            Column(weight, BIGINT.copy()),), (), rel)
         # a stream's changes are its contents (DDlog prints no retraction of a stream)
         if self.last is None or rel in self.compiled.streams:
             sources = [(full.name, 1)]

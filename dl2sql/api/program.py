@@ -289,17 +289,20 @@ def _inputs_key(inputs: Optional[dict]) -> tuple:
 
 class RowsInput:
     """Small inputs written in Python: a list of tuples of field values (or of single
-    values for one-field relations), in declaration order. Once loaded, ``loaded`` holds
-    the rows as the table's columns have them (a maintained program may work out an
-    input's changes from them on the driver, :mod:`dl2sql.incremental.held`)."""
+    values for one-field relations), in declaration order. A maintained program asks
+    for them as the table's columns have them (:meth:`as_rows`): it may work an
+    input's changes out from them on the driver (:mod:`dl2sql.incremental.held`)
+    and then never load them."""
 
     def __init__(self, compiled: CompiledProgram, relation: str, rows):
         self.compiled, self.relation, self.rows = compiled, relation, rows
-        self.loaded: Optional[list] = None
+        self._converted: Optional[list] = None
 
-    def load_into(self, runner, table) -> int:
-        """Convert the rows to the table's columns and load them (kept as
-        ``loaded``); the number of rows loaded."""
+    def as_rows(self) -> list:
+        """The rows converted to the table's columns (once; distinct, except for a
+        stream or multiset, whose copies stay)."""
+        if self._converted is not None:
+            return self._converted
         env = self.compiled.type_env
         columns = self.compiled.layouts[self.relation].columns
         out = []
@@ -311,10 +314,15 @@ class RowsInput:
                                  f"({', '.join(n for n, _ in columns)})")
             out.append(builtins.tuple(to_sql(t, v, env) for (_, t), v in zip(columns, values)))
         if not is_bag(self.compiled.relations[self.relation]):
-            # a stream's or multiset's copies stay; arrays (Vec, Set, Map) are lists
+            # arrays (Vec, Set, Map) are lists
             out = builtins.list({_hashable(row): row for row in out}.values())
+        self._converted = out
+        return out
+
+    def load_into(self, runner, table) -> int:
+        """Load the rows (:meth:`as_rows`) into ``table``; the number of rows loaded."""
+        out = self.as_rows()
         runner.load(table, out)
-        self.loaded = out
         return len(out)
 
 

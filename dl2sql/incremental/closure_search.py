@@ -61,13 +61,16 @@ def search_rows(edges: Iterable[tuple], removed: Iterable[tuple]) -> tuple[list,
     ones ``(a, b)``, the rows of ``reached`` (pairs ``(a, y)`` of a removed edge's
     source and a node it reaches, every such node where one of its removed edges is not
     found again) and of ``pending`` (the removed edges not found again). A source's
-    breadth-first search stops once it has found the ends of all its removed edges."""
+    breadth-first search stops once it has found the ends of all its removed edges.
+    (Only the paths from a source with a pending edge are checked against ``reached``:
+    where no edge is pending, nothing is loaded back.)"""
     after = _successors(edges)
     reached, pending = [], []
     for a, wanted in _ends(removed).items():
         seen, missing = _reach(lambda x: after.get(x, ()), a, wanted)
-        reached += [(a, y) for y in seen]
-        pending += [(a, b) for b in missing]
+        if missing:
+            reached += [(a, y) for y in seen]
+            pending += [(a, b) for b in missing]
     return reached, pending
 
 

@@ -74,9 +74,14 @@ class Updater:
                          else None)
         # streams, multisets and delayed relations (dl2sql.incremental.bag_execute)
         self.bags = BagUpdates(plan.bags, self) if plan.bags is not None else None
-        self.held = HeldRows(x.relation.name for s in plan.strata for x in s.statements
-                             if isinstance(x, InputOnDriver))
+        on_driver = [x for s in plan.strata for x in s.statements
+                     if isinstance(x, InputOnDriver)]
+        self.held = HeldRows(x.relation.name for x in on_driver)
+        # the relation whose inserted or deleted rows each table of changes holds
+        self._held_by = {t.name: x.relation.name for x in on_driver
+                         for t in (x.inserted, x.deleted)}
         self._given: dict[str, list] = {}  # the rows of this transaction's changes
+        self._unloaded: dict[str, list] = {}  # those of them not loaded (yet)
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -100,29 +105,34 @@ class Updater:
         """Apply a transaction: ``changes`` maps input relations to their changes by
         kind (``insert``, ``delete``, and for a primary-key relation
         ``insert_or_update`` and ``delete_key``), each normalised rows (of the
-        relation; for ``delete_key``, one-column rows of keys) or an object whose
-        ``load_into(runner, table)`` loads them (and that may keep the rows it loaded
-        as ``loaded``, for :mod:`dl2sql.incremental.held`). Deletions apply first: a
+        relation; for ``delete_key``, one-column rows of keys), an object whose
+        ``as_rows()`` gives them, or one whose ``load_into(runner, table)`` loads
+        them. Rows of a relation the driver holds (:mod:`dl2sql.incremental.held`)
+        are loaded only if the engine works its changes out. Deletions apply first: a
         row both deleted and inserted is present after it. The previous transaction's
         temporary tables (its changes included) are dropped first, or left to be
         replaced (:meth:`clear`)."""
         self.clear()
-        self._given = {}
+        self._given, self._unloaded = {}, {}
         for rel, kinds in changes.items():
             for kind, data in kinds.items():
                 table = self.plan.changes[rel][kind]
                 if data is None:
                     continue
-                if hasattr(data, "load_into"):  # may answer with its number of rows
+                if hasattr(data, "as_rows"):  # rows known on the driver
+                    data = data.as_rows()
+                elif hasattr(data, "load_into"):  # may answer with its number of rows
                     n = data.load_into(self.runner, table)
                     self.rows[table.name] = n if isinstance(n, int) else self.runner.size(table)
-                    if getattr(data, "loaded", None) is not None:  # the rows it loaded
-                        self._given[table.name] = data.loaded
+                    continue
+                rows = list(data)  # distinct rows (a count only estimates the cost)
+                if self.held.holds(self._held_by.get(table.name)):
+                    # loaded only if the engine works the input's changes out after all
+                    self._unloaded[table.name] = rows
                 else:
-                    rows = list(data)  # distinct rows (a count only estimates the cost)
                     self.runner.load(table, rows)
-                    self.rows[table.name] = len(rows)
-                    self._given[table.name] = rows
+                self.rows[table.name] = len(rows)
+                self._given[table.name] = rows
         outcome = Outcome()
         sizes = dict(self.sizes)
         self.empty = {n for n in self.plan.tables if n not in self.state
@@ -385,6 +395,10 @@ class Updater:
         found = self.held.changes(stmt.relation.name, given(stmt.inserted),
                                   given(stmt.deleted))
         if found is None:
+            for table in (stmt.inserted, stmt.deleted):
+                rows = self._unloaded.pop(table.name, None)
+                if rows is not None:
+                    self.runner.load(table, rows)
             self._run(stmt.otherwise)
             return
         for table, rows in zip((stmt.plus, stmt.minus), found):

@@ -27,6 +27,10 @@ class HeldRows:
         self._changes: dict[str, tuple[list, list]] = {}  # this transaction's
         self._fetched: dict[str, list] = {}  # fetched whole in this transaction
 
+    def holds(self, relation: Optional[str]) -> bool:
+        """Whether the driver holds ``relation``'s rows now."""
+        return relation in self.rows
+
     def changes(self, relation: str, inserted: Optional[list],
                 deleted: Optional[list]) -> Optional[tuple[list, list]]:
         """The rows ``relation`` gains and loses in this transaction, where the driver
