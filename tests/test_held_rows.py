@@ -118,7 +118,7 @@ def test_a_failed_transaction_leaves_the_held_rows(program, engine, monkeypatch)
 
     def failing(*args):
         raise RuntimeError("the search failed")
-    monkeypatch.setattr(execute, "search_rows", failing)
+    monkeypatch.setattr(execute, "driver_rows", failing)
     with pytest.raises(RuntimeFailure, match="the search failed"):
         live.apply(insert={"Edge": [(4, 0)]}, delete={"Edge": [(0, 1)]})
     monkeypatch.undo()

@@ -64,7 +64,18 @@ def search_rows(edges: Iterable[tuple], removed: Iterable[tuple]) -> tuple[list,
     breadth-first search stops once it has found the ends of all its removed edges.
     (Only the paths from a source with a pending edge are checked against ``reached``:
     where no edge is pending, nothing is loaded back.)"""
+    return _search_rows(_successors(edges), removed)
+
+
+def driver_rows(edges: Iterable[tuple], added: Iterable[tuple],
+                removed: Iterable[tuple]) -> tuple[list, list, list]:
+    """The rows of ``new_edges`` (:func:`new_edge_rows`), ``reached`` and ``pending``
+    (:func:`search_rows`), the ``edges`` now read once for all three."""
     after = _successors(edges)
+    return (_new_edge_rows(after, added, removed), *_search_rows(after, removed))
+
+
+def _search_rows(after: dict, removed: Iterable[tuple]) -> tuple[list, list]:
     reached, pending = [], []
     for a, wanted in _ends(removed).items():
         seen, missing = _reach(lambda x: after.get(x, ()), a, wanted)
@@ -79,10 +90,14 @@ def new_edge_rows(edges: Iterable[tuple], added: Iterable[tuple],
     """The ``added`` edges ``(a, b)`` that were no path before the transaction: ``b``
     not reached from ``a`` along the edges then (the ``edges`` now, less the ``added``
     ones, with the ``removed`` ones)."""
+    return _new_edge_rows(_successors(edges), added, removed)
+
+
+def _new_edge_rows(after: dict, added: Iterable[tuple], removed: Iterable[tuple]) -> list:
     added = list(added)
     if not added:
         return []
-    after, gone, back = _successors(edges), set(added), _successors(removed)
+    gone, back = set(added), _successors(removed)
 
     def before(x):
         return [y for y in after.get(x, ()) if (x, y) not in gone] + back.get(x, [])

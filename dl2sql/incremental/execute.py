@@ -19,7 +19,7 @@ from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.choice import Choice, History
-from dl2sql.incremental.closure_search import new_edge_rows, search_rows
+from dl2sql.incremental.closure_search import driver_rows
 from dl2sql.incremental.decisive import decisive_tables
 from dl2sql.incremental.held import HeldRows
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver,
@@ -418,7 +418,7 @@ class Updater:
         def edges(rows: list) -> list:
             return [(r[at[0]], r[at[1]]) for r in rows]
         now, added, removed = map(edges, held)
-        found = (new_edge_rows(now, added, removed), *search_rows(now, removed))
+        found = driver_rows(now, added, removed)
         for table, rows in zip((stmt.new_edges, stmt.reached, stmt.pending), found):
             self._loaded(table, rows)
 

@@ -49,6 +49,8 @@ from dl2sql.sqlgen.trees import select_all
 
 # at most this many rows loaded from Python stay a local relation (not checkpointed)
 LOCAL_ROWS = 1000
+# a frame known to be at most this many rows is read as one partition (frame_of)
+ONE_PARTITION_ROWS = 100_000
 
 
 class SparkRunner:
@@ -317,10 +319,22 @@ class SparkRunner:
         return n if count else None
 
     def frame_of(self, query: exp.Expression):
-        """A DataFrame of ``query`` (no action: it is computed when it is read)."""
+        """A DataFrame of ``query`` (no action: it is computed when it is read); of
+        one partition where the tables it reads are known to hold together at most
+        ``ONE_PARTITION_ROWS`` rows.
+
+        A transaction's changes are a few rows spread over the partitions of the
+        tables they were made in. Counting them (or any aggregate) shuffles them into
+        one partition first, and with adaptive execution that shuffle is a Spark job
+        of its own: two jobs for each count of a frame of changes, where one
+        partition makes it one (docs/performance.md, run 29)."""
         text, names = self._printed(query)
         self._register_views(names)
-        return self.spark.sql(text)
+        df = self.spark.sql(text)
+        sizes = [self.sizes.get(name) for name in names]
+        if sizes and None not in sizes and sum(sizes) <= ONE_PARTITION_ROWS:
+            return df.coalesce(1)
+        return df
 
     def append(self, target: Table, source: Table) -> None:
         """``target := target ∪ source`` with no action now: the union of the stored

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dl2sql.incremental.closure_search import (_reach, new_edge_rows,  # noqa: E402
-                                                search_rows)
+from dl2sql.incremental.closure_search import (_reach, driver_rows,  # noqa: E402
+                                                new_edge_rows, search_rows)
 from graphs import closure  # noqa: E402
 
 pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
@@ -67,3 +67,12 @@ def test_the_edges_before_lack_the_inserted_and_have_the_removed():
     assert sorted(new_edge_rows([(0, 1), (1, 2), (0, 2)], [(1, 2), (0, 2)], [])) == [
         (0, 2), (1, 2)]
     assert new_edge_rows([(0, 2)], [(0, 2)], [(0, 1), (1, 2)]) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(pairs, max_size=20), st.sets(pairs, max_size=4), st.sets(pairs, max_size=4))
+def test_driver_rows_are_both_searches(now, added, removed):
+    """One successor map for the three tables gives what the two searches give."""
+    now, added, removed = sorted(now | added), sorted(added), sorted(removed - added)
+    assert driver_rows(now, added, removed) == (
+        new_edge_rows(now, added, removed), *search_rows(now, removed))
