@@ -13,9 +13,9 @@ reach, which the closure's deletion then reads.
 Where the engine's policy says so (``search_on_driver_below``: on Spark each
 breadth-first level costs jobs, on DuckDB the three queries cost more than fetching a
 few thousand edges) and the edges are few, the executor fetches them and searches on
-the driver instead (:func:`search_rows`); the statements stay as the fallback for more
+the driver instead (:func:`driver_rows`); the statements stay as the fallback for more
 edges. With the edges on the driver, it also tells which inserted
-edges are no path yet (:func:`new_edge_rows`, searching the edges as they were), which
+edges are no path yet (the same function, searching the edges as they were), which
 on the engine is a probe of every path of the closure; the insertion starts from those.
 """
 from __future__ import annotations
@@ -56,26 +56,24 @@ def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node, sp
     return (new_edges,) + statements, b.table(rel, "pending")
 
 
-def search_rows(edges: Iterable[tuple], removed: Iterable[tuple]) -> tuple[list, list]:
-    """The search on the driver: from the ``edges`` ``(x, y)`` now and the ``removed``
-    ones ``(a, b)``, the rows of ``reached`` (pairs ``(a, y)`` of a removed edge's
-    source and a node it reaches, every such node where one of its removed edges is not
-    found again) and of ``pending`` (the removed edges not found again). A source's
-    breadth-first search stops once it has found the ends of all its removed edges.
-    (Only the paths from a source with a pending edge are checked against ``reached``:
-    where no edge is pending, nothing is loaded back.)"""
-    return _search_rows(_successors(edges), removed)
-
-
 def driver_rows(edges: Iterable[tuple], added: Iterable[tuple],
                 removed: Iterable[tuple]) -> tuple[list, list, list]:
-    """The rows of ``new_edges`` (:func:`new_edge_rows`), ``reached`` and ``pending``
-    (:func:`search_rows`), the ``edges`` now read once for all three."""
+    """The search on the driver, from the ``edges`` ``(x, y)`` now and those ``added``
+    and ``removed`` by the transaction: the rows of ``new_edges``
+    (:func:`_new_edge_rows`), ``reached`` and ``pending`` (:func:`_search_rows`), the
+    edges now read into one successor map for all three."""
     after = _successors(edges)
     return (_new_edge_rows(after, added, removed), *_search_rows(after, removed))
 
 
 def _search_rows(after: dict, removed: Iterable[tuple]) -> tuple[list, list]:
+    """From the edges now (``after[x]``: the ends of the edges leaving ``x``) and the
+    ``removed`` ones ``(a, b)``, the rows of ``reached`` (pairs ``(a, y)`` of a removed
+    edge's source and a node it reaches, every such node where one of its removed edges
+    is not found again) and of ``pending`` (the removed edges not found again). A
+    source's breadth-first search stops once it has found the ends of all its removed
+    edges. (Only the paths from a source with a pending edge are checked against
+    ``reached``: where no edge is pending, nothing is loaded back.)"""
     reached, pending = [], []
     for a, wanted in _ends(removed).items():
         seen, missing = _reach(lambda x: after.get(x, ()), a, wanted)
@@ -85,15 +83,10 @@ def _search_rows(after: dict, removed: Iterable[tuple]) -> tuple[list, list]:
     return reached, pending
 
 
-def new_edge_rows(edges: Iterable[tuple], added: Iterable[tuple],
-                  removed: Iterable[tuple]) -> list:
-    """The ``added`` edges ``(a, b)`` that were no path before the transaction: ``b``
-    not reached from ``a`` along the edges then (the ``edges`` now, less the ``added``
-    ones, with the ``removed`` ones)."""
-    return _new_edge_rows(_successors(edges), added, removed)
-
-
 def _new_edge_rows(after: dict, added: Iterable[tuple], removed: Iterable[tuple]) -> list:
+    """The ``added`` edges ``(a, b)`` that were no path before the transaction: ``b``
+    not reached from ``a`` along the edges then (the edges now, ``after``, less the
+    ``added`` ones, with the ``removed`` ones)."""
     added = list(added)
     if not added:
         return []
