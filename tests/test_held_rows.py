@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import dl2sql
-import dl2sql.incremental.execute as execute
+import dl2sql.incremental.driver_work as driver_work
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.incremental.execute import Choice
 from engines import maintain_on, sorted_rows
@@ -33,17 +33,21 @@ def program():
 
 class Watch:
     """The runner calls that fetch rows to the driver, and the tables made or loaded
-    on the engine, of a maintained program."""
+    (or held, to be made when read) on the engine, of a maintained program."""
 
     def __init__(self, live):
         self.fetches, self.made, self.loads = [], [], []
         runner = live.updater.runner
         fetch_all, materialize = runner.fetch_all, runner.materialize
-        counted, load = runner.materialize_counted, runner.load
+        counted, load, hold = runner.materialize_counted, runner.load, runner.hold
 
         def loading(table, rows):
             self.loads.append(table.name)
             return load(table, rows)
+
+        def holding(table, rows):  # a load the engine may make when it is read
+            self.loads.append(table.name)
+            return hold(table, rows)
 
         def fetching(tables):
             self.fetches.append([t.name for t in tables])
@@ -58,7 +62,7 @@ class Watch:
             return counted(items)
         runner.fetch_all, runner.materialize = fetching, making
         runner.materialize_counted = making_counted
-        runner.load = loading
+        runner.load, runner.hold = loading, holding
 
 
 def check(live, edges: set, changes=None, before: set = None) -> None:
@@ -118,7 +122,7 @@ def test_a_failed_transaction_leaves_the_held_rows(program, engine, monkeypatch)
 
     def failing(*args):
         raise RuntimeError("the search failed")
-    monkeypatch.setattr(execute, "driver_rows", failing)
+    monkeypatch.setattr(driver_work, "driver_rows", failing)
     with pytest.raises(RuntimeFailure, match="the search failed"):
         live.apply(insert={"Edge": [(4, 0)]}, delete={"Edge": [(0, 1)]})
     monkeypatch.undo()

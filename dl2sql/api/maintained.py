@@ -54,6 +54,8 @@ class Maintained:
         IntegerOverflow: the caller binds them again WIDE)."""
         self.program, self.compiled, self.runner = program, compiled, runner
         self.externs, self.progress, self.choice = externs, progress, choice
+        self._frames: dict[tuple, exp.Expression] = {}  # see changes
+        self._unchanged: dict[str, object] = {}  # the frame of no change, by relation
         engine = runner.engine
         timed = LoopTimes(progress)
         evaluator = Evaluator(compiled, runner, timed, externs)
@@ -211,43 +213,62 @@ class Maintained:
         (before any transaction: every row, weight 1). A frame that reads the
         transaction's tables when it is read: until the next transaction. Its values
         are in output form, as :meth:`contents`' (wide integers as decimal text)."""
-        table, query = self._change_query(rel)
-        shown = output_projection(table.columns, DIALECTS[self.runner.dialect])
-        if shown is not None:
-            query = exp.select(*shown).from_(exp.Subquery(
-                this=query, alias=exp.TableAlias(this=exp.to_identifier("changes"))))
+        rel = self._resolve(rel)
+        sources = self._change_sources(rel)
+        # one query per relation and set of tables of changes: the runner prints a
+        # query once, and a transaction reads every output's changes (on DuckDB
+        # building and printing them cost about as much as the transaction's SQL)
+        query = self._frames.get((rel, sources))
+        if query is None:
+            table, query = self._change_query(rel, sources)
+            shown = output_projection(table.columns, DIALECTS[self.runner.dialect])
+            if shown is not None:
+                query = exp.select(*shown).from_(exp.Subquery(
+                    this=query, alias=exp.TableAlias(this=exp.to_identifier("changes"))))
+            self._frames[(rel, sources)] = query
+        if not sources:  # no change: its frame reads no table, one serves every time
+            frame = self._unchanged.get(rel)
+            if frame is None:
+                with self.runner.running(), engine_errors():
+                    frame = self._unchanged[rel] = self.runner.frame_of(query)
+            return frame
         with self.runner.running(), engine_errors():
             return self.runner.frame_of(query)
 
     def change_table(self, rel: str) -> Table:
         """The table of :meth:`changes`, made on the runner (dropped with the next
         transaction's)."""
-        table, query = self._change_query(rel)
+        rel = self._resolve(rel)
+        table, query = self._change_query(rel, self._change_sources(rel))
         with self.runner.running(), engine_errors():
             self.runner.materialize(table, query, True)
         self.updater.rows[table.name] = 0  # dropped with the transaction's tables
         return table
 
-    def _change_query(self, rel: str) -> tuple[Table, exp.Expression]:
-        """The table the changes of ``rel`` are stored in, and the query making them."""
-        rel = self._resolve(rel)
+    def _change_sources(self, rel: str) -> tuple[tuple[str, int], ...]:
+        """The tables the changes of ``rel`` are read from, each with its weight."""
+        # a stream's changes are its contents (DDlog prints no retraction of a stream)
+        if self.last is None or rel in self.compiled.streams:
+            return ((self.updater.plan.relations[rel].name, 1),)
+        return tuple((table_name(rel, v), w) for v, w in (("plus", 1), ("minus", -1))
+                     if table_name(rel, v) not in self.updater.empty)
+
+    def _change_query(self, rel: str, sources) -> tuple[Table, exp.Expression]:
+        """The table the changes of ``rel`` are stored in, and the query making them
+        from ``sources`` (:meth:`_change_sources`)."""
         full = self.updater.plan.relations[rel]
         weight = "weight" if all(c.name != "weight" for c in full.columns) else "dl2sql_weight"
         table = Table(table_name(rel, "changes"), full.columns + (
             Column(weight, BIGINT.copy()),), (), rel)
-        # a stream's changes are its contents (DDlog prints no retraction of a stream)
-        if self.last is None or rel in self.compiled.streams:
-            sources = [(full.name, 1)]
-        else:
-            sources = [(table_name(rel, v), w) for v, w in (("plus", 1), ("minus", -1))
-                       if table_name(rel, v) not in self.updater.empty]
         columns = [c.name for c in full.columns]
         bag = is_bag(self.compiled.relations[rel])
         parts = [weighted(name, columns, w, weight) if bag else select_all(name).select(
             exp.alias_(exp.Literal.number(w), weight, quoted=True)) for name, w in sources]
-        if not parts:  # the relation's columns and no row
-            parts.append(select_all(full.name).select(exp.alias_(
-                exp.Literal.number(1), weight, quoted=True)).where(exp.false()))
+        if not parts:  # the relation's columns and no row, reading no table
+            parts.append(exp.select(*[exp.alias_(exp.Cast(this=exp.null(), to=c.type.copy()),
+                                                  c.name, quoted=True) for c in full.columns],
+                                    exp.alias_(exp.Literal.number(1), weight, quoted=True)
+                                    ).where(exp.false()))
         query = parts[0] if len(parts) == 1 else exp.union(*parts, distinct=False)
         return table, query
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from dl2sql.incremental.closure import closure_update
+from dl2sql.incremental.driver_variants import on_driver
 from dl2sql.incremental.nodes import (CountChange, Enough, InputOnDriver, Lookup,
                                       OverDeletion, Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
@@ -91,6 +92,7 @@ class _Builder:
         self.helper_layouts: dict[str, RelationLayout] = {}
         self.repeated: frozenset[str] = frozenset()  # bags, set by build_update
         self.lookups: dict[str, Lookup] = {}  # primary-key inputs' rows by key
+        self.on_driver: set[str] = set()  # inputs whose changes the driver may work out
 
     def table(self, rel: str, version: str = "full") -> Table:
         t = relation_table(self.p.layouts, rel, version)
@@ -140,6 +142,7 @@ class _Builder:
             changes[:2] = [InputOnDriver(self.table(rel), self.table(rel, "insert"),
                                          self.table(rel, "delete"), self.table(rel, "plus"),
                                          self.table(rel, "minus"), tuple(changes[:2]))]
+            self.on_driver.add(rel)
         stmts += changes
         return StratumUpdate((rel,), "input", (), tuple(stmts))
 
@@ -310,7 +313,9 @@ class _Builder:
             # before the transaction: only the stored ones are removed
             if len(block.sources) > 1 or block.antijoins:
                 deleted = Intersect(deleted, table_name(rel), self.columns(rel))
-            return self.changes(rel, plus, deleted)
+            made = self.changes(rel, plus, deleted)
+            return [on_driver(self, made[0], block, False),
+                    on_driver(self, made[1], block, True), made[2]]
         deleted = Parts(rel, tuple(p for b in blocks for p in deletion_seeds(b, none)))
         stmts = [
             self.made(rel, "del", Intersect(deleted, table_name(rel), self.columns(rel)),

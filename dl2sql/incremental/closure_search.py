@@ -21,8 +21,9 @@ on the engine is a probe of every path of the closure; the insertion starts from
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
+from typing import Iterable, NamedTuple, Optional
 
+from dl2sql.incremental.held import successors
 from dl2sql.incremental.nodes import DriverSearch
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, RecursiveUnion, Rename,
@@ -56,55 +57,46 @@ def search(builder, rel: str, edge: str, edge_columns: tuple[str, str], node, sp
     return (new_edges,) + statements, b.table(rel, "pending")
 
 
-def driver_rows(edges: Iterable[tuple], added: Iterable[tuple],
+class Graph(NamedTuple):
+    """Edges both ways: ``ahead.get(x, ())`` gives the ends of the edges leaving ``x``,
+    ``behind.get(y, ())`` the sources of those arriving at ``y`` (dicts of
+    :func:`~dl2sql.incremental.held.successors`, or the held rows'
+    :class:`~dl2sql.incremental.held.Successors`)."""
+
+    ahead: object
+    behind: object
+
+
+def graph_of(edges: list[tuple]) -> Graph:
+    """The :class:`Graph` of the edges ``(x, y)``."""
+    return Graph(successors(edges), successors((y, x) for x, y in edges))
+
+
+def driver_rows(now: Graph, before: Graph, added: Iterable[tuple],
                 removed: Iterable[tuple]) -> tuple[list, list, list]:
-    """The search on the driver, from the ``edges`` ``(x, y)`` now and those ``added``
-    and ``removed`` by the transaction: the rows of ``new_edges``
-    (:func:`_new_edge_rows`), ``reached`` and ``pending`` (:func:`_search_rows`), the
-    edges now read into one successor map for all three."""
-    after = _successors(edges)
-    return (_new_edge_rows(after, added, removed), *_search_rows(after, removed))
+    """The search on the driver, from the edges ``now`` and ``before`` the
+    transaction, and the edges ``(x, y)`` it ``added`` and ``removed``: the rows of
+    ``new_edges`` (the added edges that were no path before), ``reached`` and
+    ``pending`` (:func:`_search_rows`)."""
+    new = [(a, b) for a, b in dict.fromkeys(added) if not reaches(before, a, b)]
+    return (new, *_search_rows(now, removed))
 
 
-def _search_rows(after: dict, removed: Iterable[tuple]) -> tuple[list, list]:
-    """From the edges now (``after[x]``: the ends of the edges leaving ``x``) and the
-    ``removed`` ones ``(a, b)``, the rows of ``reached`` (pairs ``(a, y)`` of a removed
-    edge's source and a node it reaches, every such node where one of its removed edges
-    is not found again) and of ``pending`` (the removed edges not found again). A
-    source's breadth-first search stops once it has found the ends of all its removed
-    edges. (Only the paths from a source with a pending edge are checked against
-    ``reached``: where no edge is pending, nothing is loaded back.)"""
+def _search_rows(now: Graph, removed: Iterable[tuple]) -> tuple[list, list]:
+    """From the edges now and the ``removed`` ones ``(a, b)``, the rows of ``reached``
+    (pairs ``(a, y)`` of a removed edge's source and a node it reaches, every such
+    node where one of its removed edges is not found again) and of ``pending`` (the
+    removed edges not found again). Only the paths from a source with a pending edge
+    are checked against ``reached``: where no edge is pending, nothing is searched
+    beyond finding each removed edge's end, and nothing is loaded back."""
     reached, pending = [], []
     for a, wanted in _ends(removed).items():
-        seen, missing = _reach(lambda x: after.get(x, ()), a, wanted)
+        missing = {b for b in wanted if not reaches(now, a, b)}
         if missing:
+            seen, _ = _reach(lambda x: now.ahead.get(x, ()), a, missing)
             reached += [(a, y) for y in seen]
             pending += [(a, b) for b in missing]
     return reached, pending
-
-
-def _new_edge_rows(after: dict, added: Iterable[tuple], removed: Iterable[tuple]) -> list:
-    """The ``added`` edges ``(a, b)`` that were no path before the transaction: ``b``
-    not reached from ``a`` along the edges then (the edges now, ``after``, less the
-    ``added`` ones, with the ``removed`` ones)."""
-    added = list(added)
-    if not added:
-        return []
-    gone, back = set(added), _successors(removed)
-
-    def before(x):
-        return [y for y in after.get(x, ()) if (x, y) not in gone] + back.get(x, [])
-    new = []
-    for a, wanted in _ends(added).items():
-        new += [(a, b) for b in _reach(before, a, wanted)[1]]
-    return new
-
-
-def _successors(edges: Iterable[tuple]) -> dict:
-    after = defaultdict(list)
-    for x, y in edges:
-        after[x].append(y)
-    return after
 
 
 def _ends(edges: Iterable[tuple]) -> dict:
@@ -112,6 +104,42 @@ def _ends(edges: Iterable[tuple]) -> dict:
     for a, b in edges:
         ends[a].add(b)
     return ends
+
+
+def reaches(graph: Graph, a, b) -> bool:
+    """Whether a path of one edge or more leads from ``a`` to ``b``: breadth first
+    from both ends, a level at a time from the smaller frontier, until the searches
+    meet or one of them has found everything (on a graph of one large strongly
+    connected component, a few dozen nodes each instead of half the graph)."""
+    ahead = set(graph.ahead.get(a, ()))  # reached from a by one edge or more
+    if b in ahead:
+        return True
+    behind = {b}  # reaching b by no edge or more
+    front, back = list(ahead), [b]
+    while front and back:
+        if len(front) <= len(back):
+            front = _level(graph.ahead, front, ahead, behind)
+            if front is None:
+                return True
+        else:
+            back = _level(graph.behind, back, behind, ahead)
+            if back is None:
+                return True
+    return False
+
+
+def _level(edges, frontier: list, seen: set, other: set) -> Optional[list]:
+    """The nodes one edge beyond ``frontier`` not ``seen`` yet (added to it), or None
+    as soon as one of them is in ``other``: the two searches met."""
+    further = []
+    for x in frontier:
+        for y in edges.get(x, ()):
+            if y not in seen:
+                if y in other:
+                    return None
+                seen.add(y)
+                further.append(y)
+    return further
 
 
 def _reach(successors, a, wanted: set) -> tuple[set, set]:

@@ -6,7 +6,7 @@ counts only these; the others are stored without a count (taken as not empty).
 from __future__ import annotations
 
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver, OverDeletion,
-                                      Refuse, UpdatePlan)
+                                      Refuse, UpdatePlan, VariantsOnDriver)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Loop, Rename
 
@@ -41,6 +41,8 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
             elif isinstance(st, DriverSearch):
                 visit(st.first)
                 visit(st.otherwise)
+            elif isinstance(st, VariantsOnDriver):
+                visit((st.statement,))
     for s in plan.strata:
         visit(s.statements)
         if s.lossless is not None:

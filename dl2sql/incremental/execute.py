@@ -19,11 +19,11 @@ from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.choice import Choice, History
-from dl2sql.incremental.closure_search import driver_rows
 from dl2sql.incremental.decisive import decisive_tables
-from dl2sql.incremental.held import HeldRows
+from dl2sql.incremental.driver_work import DriverWork
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver,
-                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan)
+                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan,
+                                      VariantsOnDriver)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.interpret import loop_settings, run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
@@ -74,14 +74,9 @@ class Updater:
                          else None)
         # streams, multisets and delayed relations (dl2sql.incremental.bag_execute)
         self.bags = BagUpdates(plan.bags, self) if plan.bags is not None else None
-        on_driver = [x for s in plan.strata for x in s.statements
-                     if isinstance(x, InputOnDriver)]
-        self.held = HeldRows(x.relation.name for x in on_driver)
-        # the relation whose inserted or deleted rows each table of changes holds
-        self._held_by = {t.name: x.relation.name for x in on_driver
-                         for t in (x.inserted, x.deleted)}
-        self._given: dict[str, list] = {}  # the rows of this transaction's changes
-        self._unloaded: dict[str, list] = {}  # those of them not loaded (yet)
+        # what the driver works out instead of the engine, and the rows it holds
+        self.driver = DriverWork(plan)
+        self.held = self.driver.held
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -113,7 +108,7 @@ class Updater:
         temporary tables (its changes included) are dropped first, or left to be
         replaced (:meth:`clear`)."""
         self.clear()
-        self._given, self._unloaded = {}, {}
+        self.driver.begin()
         for rel, kinds in changes.items():
             for kind, data in kinds.items():
                 table = self.plan.changes[rel][kind]
@@ -126,13 +121,9 @@ class Updater:
                     self.rows[table.name] = n if isinstance(n, int) else self.runner.size(table)
                     continue
                 rows = list(data)  # distinct rows (a count only estimates the cost)
-                if self.held.holds(self._held_by.get(table.name)):
-                    # loaded only if the engine works the input's changes out after all
-                    self._unloaded[table.name] = rows
-                else:
+                if not self.driver.given(table, rows):
                     self.runner.load(table, rows)
                 self.rows[table.name] = len(rows)
-                self._given[table.name] = rows
         outcome = Outcome()
         sizes = dict(self.sizes)
         self.empty = {n for n in self.plan.tables if n not in self.state
@@ -325,6 +316,12 @@ class Updater:
                     raise _GiveUp(stmt.why)
             elif isinstance(stmt, InputOnDriver):
                 self._input_on_driver(stmt)
+            elif isinstance(stmt, VariantsOnDriver):
+                rows = self.driver.variants(stmt, self.empty)
+                if rows is None:
+                    self._run((stmt.statement,))
+                else:
+                    self._loaded(stmt.statement.target, rows)
             elif isinstance(stmt, DriverSearch):
                 changed = not {stmt.added.name, stmt.removed.name} <= self.empty
                 if changed and self.size(stmt.edges.relation) <= stmt.below:
@@ -390,13 +387,10 @@ class Updater:
     def _input_on_driver(self, stmt: InputOnDriver) -> None:
         """The input's rows added and removed from the rows the driver holds, else
         made on the engine."""
-        def given(table: Table) -> Optional[list]:  # None: loaded from elsewhere
-            return self._given.get(table.name, None if table.name in self.rows else [])
-        found = self.held.changes(stmt.relation.name, given(stmt.inserted),
-                                  given(stmt.deleted))
+        found = self.driver.input_changes(stmt, self.rows)
         if found is None:
             for table in (stmt.inserted, stmt.deleted):
-                rows = self._unloaded.pop(table.name, None)
+                rows = self.driver.unloaded(table)
                 if rows is not None:
                     self.runner.load(table, rows)
             self._run(stmt.otherwise)
@@ -405,27 +399,16 @@ class Updater:
             self._loaded(table, rows)
 
     def _search_on_driver(self, stmt: DriverSearch) -> None:
-        names = [c.name for c in stmt.edges.columns]
-        at = [names.index(c) for c in stmt.ends]
-        held = self.held.now(stmt.edges.name)
-        if held is None:
-            versions = [t for t in (stmt.edges, stmt.added, stmt.removed)
-                        if t.name not in self.empty]
-            fetched = dict(zip((t.name for t in versions), self.runner.fetch_all(versions)))
-            held = [fetched.get(t.name, []) for t in (stmt.edges, stmt.added, stmt.removed)]
-            self.held.fetched(stmt.edges.name, held[0])
-
-        def edges(rows: list) -> list:
-            return [(r[at[0]], r[at[1]]) for r in rows]
-        now, added, removed = map(edges, held)
-        found = driver_rows(now, added, removed)
+        found = self.driver.search(stmt, self.empty, self.runner.fetch_all)
         for table, rows in zip((stmt.new_edges, stmt.reached, stmt.pending), found):
             self._loaded(table, rows)
 
     def _loaded(self, table: Table, rows: list) -> None:
-        """``table`` made of ``rows`` on the driver (empty where there are none)."""
+        """``table`` made of ``rows`` on the driver (empty where there are none); its
+        rows known to the driver for this transaction."""
+        self.driver.made(table, rows)
         if rows:
-            self.runner.load(table, rows)
+            self.runner.hold(table, rows)
             self._made(table.name, len(rows))
         else:
             self._vanish(table)

@@ -9,6 +9,7 @@ and removed from ``R``; a stratum none of whose read relations changed is not to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from dl2sql.plan.nodes import Loop, Materialize, Table
 
@@ -115,6 +116,48 @@ class InputOnDriver:
     plus: Table
     minus: Table
     otherwise: tuple
+
+
+@dataclass(frozen=True)
+class Absent:
+    """A probe of a transitive closure ``P = E+`` by a row the driver knows: it holds
+    where the row's column ``start`` reaches its column ``end`` along no path of the
+    edges of held input relation ``edges`` (its full table; ``ends``: the columns where
+    an edge leaves and arrives), as the transaction leaves them or, ``before``, as it
+    found them."""
+
+    edges: Table
+    ends: tuple[str, str]
+    start: int
+    end: int
+    before: bool = False
+
+
+@dataclass(frozen=True)
+class DriverPart:
+    """A rule variant the driver can evaluate: the rows of ``source`` (an input's rows
+    added or removed, worked out on the driver by :class:`InputOnDriver`) for which
+    every probe of ``absent`` holds, with their columns ``outputs``, in order."""
+
+    source: Table
+    outputs: tuple[int, ...]
+    absent: tuple[Absent, ...]
+
+
+@dataclass(frozen=True)
+class VariantsOnDriver:
+    """``statement``, a Materialize of rule variants (its query a union of parts), made
+    on the driver where every part a transaction leaves (the others need an empty
+    table) is a :class:`DriverPart` whose source rows the driver worked out and whose
+    closures' edges it holds; otherwise on the engine. ``parts`` follow the parts of
+    the statement's query (None: a part only the engine makes). For ``Unreached(s, d)
+    :- Edge(d, s), not Path(s, d)`` with ``Path = Edge+``: the rows a transaction
+    adds are the inserted edges whose reverse is no path now, those it removes the
+    deleted edges whose reverse was none, and both are searches of the held edges
+    instead of probes of every path."""
+
+    statement: Materialize
+    parts: tuple[Optional[DriverPart], ...]
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,10 @@ class Runner(Protocol):
     def load(self, table: Table, rows: list[tuple]) -> None:
         """Create (or replace) ``table`` holding exactly ``rows`` (normalised form)."""
 
+    def hold(self, table: Table, rows: list[tuple]) -> None:
+        """:meth:`load` for a temporary table of rows made on the driver, which the
+        engine may make only when a statement first reads it."""
+
     def materialize(self, table: Table, query: exp.Expression, count: bool) -> Optional[int]:
         """Create or replace ``table`` as the result of ``query``; with ``count``, return
         its number of rows (computed with at most one engine action)."""

@@ -257,6 +257,11 @@ class SparkRunner:
             ck, files = self.checkpoint(self.co.prepare(table, df), eager=True)
         self._set(table, self.co.finish(table, ck), len(rows), files)
 
+    def hold(self, table: Table, rows: list[tuple]) -> None:
+        """:meth:`load`: a few rows are a table of literals already, which no job makes
+        before a query reads it."""
+        self.load(table, rows)
+
     def load_dataframe(self, table: Table, df, distinct: bool = True) -> None:
         """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
         checkpointed and counted in one action, so that its source is read once; its

@@ -14,7 +14,8 @@ from typing import Optional
 from sqlglot import exp
 
 from dl2sql.incremental.nodes import (BySize, CountChange, DriverSearch, Enough, InputOnDriver,
-                                      Lookup, OverDeletion, Refuse, StratumUpdate, UpdatePlan)
+                                      Lookup, OverDeletion, Refuse, StratumUpdate, UpdatePlan,
+                                      VariantsOnDriver)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
                                RecursiveUnion, Rename, Rows, Scan, Subtract)
@@ -132,6 +133,11 @@ class _UpdateLowering:
             return InputOnDriver(table(s.relation), table(s.inserted), table(s.deleted),
                                  table(s.plus), table(s.minus),
                                  tuple(self.statement(x) for x in s.otherwise))
+        if isinstance(s, VariantsOnDriver):
+            return VariantsOnDriver(self.statement(s.statement), tuple(
+                p and dataclasses.replace(p, source=table(p.source), absent=tuple(
+                    dataclasses.replace(a, edges=table(a.edges)) for a in p.absent))
+                for p in s.parts))
         if isinstance(s, DriverSearch):
             return dataclasses.replace(
                 s, edges=table(s.edges), added=table(s.added), removed=table(s.removed),

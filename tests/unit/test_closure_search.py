@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dl2sql.incremental.closure_search import _reach, driver_rows  # noqa: E402
+from dl2sql.incremental.closure_search import (_reach, driver_rows, graph_of,  # noqa: E402
+                                               reaches)
 from graphs import closure  # noqa: E402
 
 pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
@@ -21,12 +22,15 @@ pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
 
 def search_rows(edges, removed) -> tuple:
     """The rows of ``reached`` and ``pending`` the driver's search gives."""
-    return driver_rows(edges, [], removed)[1:]
+    now = graph_of(edges)
+    return driver_rows(now, now, [], removed)[1:]
 
 
 def new_edge_rows(now, added, removed) -> list:
-    """The rows of ``new_edges`` the driver's search gives."""
-    return driver_rows(now, added, removed)[0]
+    """The rows of ``new_edges`` the driver's search gives (the edges before: those
+    ``now`` less the ``added`` ones, with the ``removed`` ones)."""
+    before = (set(now) - set(added)) | set(removed)
+    return driver_rows(graph_of(now), graph_of(sorted(before)), added, removed)[0]
 
 
 @settings(max_examples=300, deadline=None)
@@ -50,6 +54,7 @@ def test_a_source_stops_once_its_removed_edges_are_found():
     chain = [(0, 1)] + [(i, i + 1) for i in range(1, 50)]
     after = {x: [y] for x, y in chain}
     assert _reach(lambda x: after.get(x, ()), 0, {1}) == ({1}, set())
+    assert reaches(graph_of(chain), 0, 1) and not reaches(graph_of(chain), 1, 0)
     assert search_rows(chain, [(0, 1)]) == ([], [])
 
 
@@ -77,3 +82,12 @@ def test_the_edges_before_lack_the_inserted_and_have_the_removed():
         (0, 2), (1, 2)]
     assert new_edge_rows([(0, 2)], [(0, 2)], [(0, 1), (1, 2)]) == []
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(pairs, max_size=20))
+def test_reaches_is_a_path_of_one_edge_or_more(edges):
+    """The two-ended search agrees with the closure for every pair of nodes (a node
+    reaches itself only along a cycle)."""
+    graph, paths = graph_of(sorted(edges)), closure(edges)
+    assert {(a, b) for a in range(7) for b in range(7) if reaches(graph, a, b)} == paths

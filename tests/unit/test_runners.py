@@ -108,6 +108,43 @@ def test_materialize_count_append_rename(engine):
     assert sorted(engine.fetch(a)) == [(11,), (12,), (12,), (13,)]
 
 
+def test_held_rows_read_as_a_table_by_every_statement(engine):
+    """A held table (rows made on the driver) is read like a loaded one: by a patch's
+    rows removed and added, an append, a query, a count, a fetch, a frame and a
+    rename; on DuckDB it is made only when a query reads it."""
+    target = T("Held_T", ("x", "BIGINT"), ("s", "STRING"))
+    engine.load(target, [(1, "a"), (2, "b"), (3, "c")])
+    plus = T("Held_P", ("x", "BIGINT"), ("s", "STRING"))
+    minus = T("Held_M", ("x", "BIGINT"), ("s", "STRING"))
+    engine.hold(plus, [(4, "d"), (5, "it's")])
+    engine.hold(minus, [(2, "b")])
+    assert engine.size(plus) == 2 and engine.size(minus) == 1
+    engine.patch(target, plus, minus)
+    assert sorted(engine.fetch(target)) == [(1, "a"), (3, "c"), (4, "d"), (5, "it's")]
+    if engine.dialect == "duckdb":  # patched from the rows: neither table made
+        made = {r[0] for r in engine.con.execute(
+            "SELECT table_name FROM duckdb_tables()").fetchall()}
+        assert not {"Held_P", "Held_M"} & made
+    engine.hold(plus, [(6, "f")])  # held again: replaces what it held
+    engine.append(target, plus)
+    n = engine.materialize(minus, q("SELECT x, s FROM Held_P UNION ALL "
+                                    "SELECT x, s FROM Held_T WHERE x < 2"), count=True)
+    assert n == 2 and sorted(engine.fetch(minus)) == [(1, "a"), (6, "f")]
+    engine.hold(plus, [(7, "g")])
+    frame = engine.frame_of(q("SELECT x FROM Held_P"))
+    rows = frame.collect() if hasattr(frame, "collect") else frame.fetchall()
+    assert [tuple(r) for r in rows] == [(7,)]
+    engine.hold(minus, [(8, "h")])
+    engine.rename(plus, minus)
+    assert engine.fetch(plus) == [(8, "h")]
+    engine.hold(minus, [(9, "i")])
+    engine.drop(minus)
+    engine.load(minus, [])
+    assert engine.fetch(minus) == [] and engine.size(minus) == 0
+    with pytest.raises(ValueError, match="row 0 has 1 columns"):
+        engine.hold(minus, [(1,)])
+
+
 def test_fetch_all_gives_each_table_its_own_rows(engine):
     engine.load(ALL_TYPES, ROWS)
     other = dataclasses.replace(ALL_TYPES, name="Values2")
