@@ -84,6 +84,8 @@ class Maintained:
         with runner.running():
             self.updater.start()
         self.last: Optional[Outcome] = None
+        for rel in compiled.output_relations():  # ready for the transactions that
+            self._unchanged_frame(rel)           # leave them as they are
 
     # -- transactions ------------------------------------------------------------------
     def apply(self, insert: Optional[dict] = None, delete: Optional[dict] = None, *,
@@ -215,6 +217,13 @@ class Maintained:
         are in output form, as :meth:`contents`' (wide integers as decimal text)."""
         rel = self._resolve(rel)
         sources = self._change_sources(rel)
+        if not sources:
+            return self._unchanged_frame(rel)
+        with self.runner.running(), engine_errors():
+            return self.runner.frame_of(self._frame_query(rel, sources))
+
+    def _frame_query(self, rel: str, sources: tuple) -> exp.Expression:
+        """The query of the frame of the changes of ``rel`` read from ``sources``."""
         # one query per relation and set of tables of changes: the runner prints a
         # query once, and a transaction reads every output's changes (on DuckDB
         # building and printing them cost about as much as the transaction's SQL)
@@ -226,14 +235,17 @@ class Maintained:
                 query = exp.select(*shown).from_(exp.Subquery(
                     this=query, alias=exp.TableAlias(this=exp.to_identifier("changes"))))
             self._frames[(rel, sources)] = query
-        if not sources:  # no change: its frame reads no table, one serves every time
-            frame = self._unchanged.get(rel)
-            if frame is None:
-                with self.runner.running(), engine_errors():
-                    frame = self._unchanged[rel] = self.runner.frame_of(query)
-            return frame
-        with self.runner.running(), engine_errors():
-            return self.runner.frame_of(query)
+        return query
+
+    def _unchanged_frame(self, rel: str):
+        """The frame of no change of ``rel``: it reads no table, so one serves every
+        transaction (made with the maintained program, see ``__init__``)."""
+        frame = self._unchanged.get(rel)
+        if frame is None:
+            with self.runner.running(), engine_errors():
+                frame = self._unchanged[rel] = self.runner.frame_of(
+                    self._frame_query(rel, ()))
+        return frame
 
     def change_table(self, rel: str) -> Table:
         """The table of :meth:`changes`, made on the runner (dropped with the next
