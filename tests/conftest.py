@@ -93,16 +93,34 @@ def engine(request):
             runner.drop(Table(name, ()))
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """Every test on the standalone cluster in one group: pytest-xdist runs a group in
+    one worker, so that one cluster serves the whole run."""
+    for item in items:
+        if {"cluster", "bare"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("cluster"))
+
+
+# the DDlog conformance survey's results, from the report of the process that ran it
+# (with pytest-xdist, a worker; the summary is printed by the controller)
+SURVEY: dict[str, str] = {}
+
+
+def pytest_runtest_logreport(report) -> None:
+    """Keep the survey's results when its report arrives."""
+    for name, value in getattr(report, "user_properties", ()):
+        if name == "ddlog_survey":
+            SURVEY.update(value)
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """Print the DDlog conformance pass count when the survey ran."""
-    from test_conformance import SURVEY_RESULTS
-
-    if not SURVEY_RESULTS:
+    if not SURVEY:
         return
-    passed = sorted(n for n, r in SURVEY_RESULTS.items() if r == "pass")
+    passed = sorted(n for n, r in SURVEY.items() if r == "pass")
     terminalreporter.write_sep("-", "DDlog conformance (DuckDB)")
-    terminalreporter.write_line(f"{len(passed)}/{len(SURVEY_RESULTS)} upstream programs "
+    terminalreporter.write_line(f"{len(passed)}/{len(SURVEY)} upstream programs "
                                 f"replay byte-exact: {', '.join(passed)}")
-    for name, result in sorted(SURVEY_RESULTS.items()):
+    for name, result in sorted(SURVEY.items()):
         if result != "pass":
             terminalreporter.write_line(f"  {name}: {result}")

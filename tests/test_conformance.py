@@ -114,8 +114,10 @@ def survey_candidates() -> list[str]:
 
 
 @needs_repo
-def test_conformance_survey() -> None:
-    """Attempt every upstream program on DuckDB; the required ones must pass."""
+def test_conformance_survey(record_property) -> None:
+    """Attempt every upstream program on DuckDB; the required ones must pass. The
+    results go into the report (conftest prints them at the end, from whichever
+    process ran the test)."""
     from dl2sql.runner.duckdb_runner import DuckDBRunner
 
     for name in survey_candidates():
@@ -128,5 +130,6 @@ def test_conformance_survey() -> None:
             SURVEY_RESULTS[name] = "runtime error: " + str(e)[:80]
         except Exception as e:  # a crash is a dl2sql bug: report it, keep surveying
             SURVEY_RESULTS[name] = f"CRASH {type(e).__name__}: {str(e)[:60]}"
+    record_property("ddlog_survey", dict(SURVEY_RESULTS))
     passed = sorted(n for n, r in SURVEY_RESULTS.items() if r == "pass")
     assert set(REQUIRED) <= set(passed), SURVEY_RESULTS

@@ -78,8 +78,12 @@ def _log4j_file() -> str:
                 return path
     except OSError:
         pass
-    with open(path, "w", encoding="utf-8") as f:
+    # written whole under another name, then renamed: a JVM starting meanwhile (another
+    # process, such as a parallel test worker) reads the old file or the new one
+    fd, partial = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".dl2sql-log4j2-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(_LOG4J2)
+    os.replace(partial, path)
     return path
 
 
