@@ -4,7 +4,7 @@ program from scratch on the same inputs, in one process.
 
     python -m benchmarks.incremental [--engine duckdb|spark] [--nodes 500,1000]
         [--sizes 1,1+1,10,100,1000] [--transactions 20] [--workloads tc_neg_group,sg]
-        [--quick]
+        [--fetch-changes] [--quick]
 
 Workloads (deterministic: every graph and transaction comes from a fixed seed):
 
@@ -19,9 +19,10 @@ insertion, ``1+1`` is one of each in one transaction. Each size starts on a fres
 maintained program (one warm-up transaction, not timed); each transaction is followed
 by a recomputation on the inputs as they are now (round-robin, so that drift in the
 machine's speed hits both). Timed: ``apply`` (loading the changes and returning the
-outputs' changes included; on Spark the changes counted), ``Program.run`` (loading the
-inputs included; on Spark the outputs counted). After each size every output is compared with a fresh DuckDB
-evaluation. Prints medians and min-max, their ratio, per stratum each method's count
+outputs' changes included; on Spark the changes counted, where the update's statements
+are lazy; on DuckDB, where ``apply`` has run them, with ``--fetch-changes`` their rows
+fetched), ``Program.run`` (loading the inputs included; on Spark the outputs counted).
+After each size every output is compared with a fresh DuckDB evaluation. Prints medians and min-max, their ratio, per stratum each method's count
 and median seconds, the rest of ``apply`` ("outside strata"), the whole transactions
 grouped by the first stratum's method (count, median, min-max), and the crossover.
 """
@@ -236,6 +237,9 @@ def bench(name: str, n: int, args, spark) -> list[Result]:
                 if args.engine == "spark":  # read, as the recomputation's outputs are
                     for frame in changes.values():
                         frame.count()
+                elif args.fetch_changes:
+                    for frame in changes.values():
+                        frame.fetchall()
             except Exception as e:  # the engine's failure is the result: report the case
                 res.failure = (f"{f'transaction {i + 1}' if i >= 0 else 'warm-up'}: "
                                f"inserting {ins[:5]}"
@@ -329,6 +333,8 @@ def main(argv=None) -> int:
     ap.add_argument("--search-on-driver-below", type=int, default=None,
                     help="LoopPolicy.search_on_driver_below (default: the engine's; 0: a "
                          "closure's search always runs on the engine)")
+    ap.add_argument("--fetch-changes", action="store_true",
+                    help="DuckDB: also fetch the rows of every output's changes")
     ap.add_argument("--quick", action="store_true",
                     help="N=500, sizes 1+1 and 10, 5 transactions")
     args = ap.parse_args(argv)

@@ -7,6 +7,7 @@ from benchmarks import incremental, replay
 
 def test_incremental_benchmark_correct_duckdb(capsys):
     code = incremental.main(["--engine", "duckdb", "--nodes", "60", "--transactions", "2",
+                             "--fetch-changes",
                              "--sizes", "1,1+1,10,100"])
     out = capsys.readouterr().out
     assert "all correctness checks passed" in out and "WRONG" not in out, out

@@ -214,6 +214,7 @@ def write_table(runner, table: Table, path: str, fmt: str) -> None:
         params.append(exp.CopyParameter(this=exp.var("HEADER")))
     copy = exp.Copy(this=exp.Subquery(this=_output_query(table)), kind=False,
                     files=[exp.Literal.string(path)], params=params)
+    runner.current([table])
     runner.con.execute(copy.sql(dialect="duckdb"))
 
 
@@ -227,6 +228,7 @@ def _output_query(table: Table) -> exp.Select:
 
 def result_frame(runner, table: Table):
     """The DuckDB relation of ``table`` in output form (``.df()`` gives pandas)."""
+    runner.current([table])
     if output_projection(table.columns, DUCKDB) is None:
         return runner.con.table(table.name)
     return runner.con.sql(_output_query(table).sql(dialect="duckdb"))

@@ -2,7 +2,11 @@
 
 Every plan table is a real DuckDB table. DuckDB is the oracle that Spark results are
 checked against, so this runner favours plainness over cleverness: each statement is
-one SQL statement printed by sqlglot for the ``duckdb`` dialect.
+one SQL statement printed by sqlglot for the ``duckdb`` dialect. The one exception is
+for a maintained program's small transactions: a table of a few rows made on the
+driver, and the changes of a stored table given as such rows, wait on the driver until
+a statement reads the table (``duckdb_held.py``), so that a transaction whose changes
+the driver works out runs no statement.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
+from dl2sql.runner.duckdb_held import HeldRows
 from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 
 # Rows are sent in chunks so that a very large input does not build one giant
@@ -21,6 +26,9 @@ from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 _LOAD_CHUNK = 100_000
 # at most this many rows given to hold() stay on the driver until a statement reads them
 HOLD_ROWS = 1_000
+# a stored table's deferred changes are applied once they touch this many rows (they
+# wait on the driver for a reader; duckdb_held.py)
+DEFER_ROWS = 10_000
 
 _DT = exp.DataType.Type
 # the alias of the rows a patch removes: no relation's table is named so (DuckDB's
@@ -98,14 +106,24 @@ class DuckDBRunner:
             import duckdb  # deferred: DuckDB loads only when it runs
 
             con = duckdb.connect(":memory:")
-        self.con = con
+        self._con = con
         # printed CREATE ... AS statements by (table, query identity): an update plan
         # runs the same queries at every transaction, and printing one costs about as
         # much as DuckDB takes to run it on a few rows
         self._created: dict[tuple[str, int], tuple[exp.Expression, str]] = {}
         self._statements: dict[tuple, str] = {}
-        self._held: dict[str, tuple[Table, list]] = {}  # tables not made yet (hold)
+        self._kept = HeldRows()  # held tables and deferred patches (duckdb_held.py)
+        self._begin_due = False  # inside transaction(), before its first statement
         self._names: dict[int, tuple[exp.Expression, frozenset]] = {}  # see _reads
+
+    @property
+    def con(self):
+        """The DuckDB connection. Inside :meth:`transaction`, the first use sends its
+        BEGIN: a transaction whose changes the driver works out runs no statement."""
+        if self._begin_due:
+            self._begin_due = False
+            self._con.execute(self._text(("begin",), exp.Transaction))
+        return self._con
 
     # -- helpers -----------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
@@ -131,7 +149,7 @@ class DuckDBRunner:
         makes the table (``CREATE TABLE ... AS``, typed by the casts): a transaction
         loads its changes in one statement each instead of two.
         """
-        self._held.pop(table.name, None)
+        self._kept.forget(table.name)
         if not rows or not table.columns:
             self.con.execute(self._schema_sql(table))
             return
@@ -151,14 +169,48 @@ class DuckDBRunner:
             self.load(table, rows)
             return
         _check_arity(table, rows)
-        self._held[table.name] = (table, rows)
+        self._kept.hold(table, rows)
 
-    def _make_held(self, names) -> None:
-        """Make the held tables among ``names`` (a statement reads them)."""
+    def current(self, tables: list[Table]) -> None:
+        """Bring ``tables`` up to date for a reader outside the runner (a file written,
+        a frame of a relation's contents)."""
+        self._current([t.name for t in tables])
+
+    def _current(self, names) -> None:
+        """The tables among ``names`` as a statement that reads them must see them: the
+        held ones made, the deferred patches applied (duckdb_held.py)."""
         for name in names:
-            held = self._held.get(name)
+            held = self._kept.tables.get(name)
             if held is not None:
                 self.load(*held)
+            patch = self._kept.take_patch(name)
+            if patch is not None:
+                self._delete_rows(patch.table, patch.touched())
+                inserted = patch.inserted()
+                if inserted:
+                    self._insert_rows(patch.table, inserted)
+
+    def _delete_rows(self, target: Table, rows: list) -> None:
+        """Delete ``rows`` from ``target``: a lookup in one list parameter (1.0 ms, a
+        join of a table of the rows 2.3 ms)."""
+        def delete() -> exp.Delete:
+            row = exp.Struct(expressions=[exp.PropertyEQ(
+                this=exp.to_identifier(c.name, quoted=True),
+                expression=exp.column(c.name, quoted=True)) for c in target.columns])
+            return exp.Delete(this=table_ref(target.name), where=exp.Where(
+                this=exp.ArrayContains(this=exp.Cast(
+                    this=exp.Placeholder(this="1"), to=exp.DataType(
+                        this=_DT.ARRAY, expressions=[_row_type(target)], nested=True)),
+                    expression=row)))
+        to_row = _row_converter(target)
+        self.con.execute(self._text(("delete rows", target), delete),
+                         [[to_row(r) for r in rows]])
+
+    def _insert_rows(self, target: Table, rows: list) -> None:
+        """Insert ``rows`` into ``target`` (one array parameter per column)."""
+        self.con.execute(self._text(("load", target, False),
+                                    lambda: self._load_sql(target, False)),
+                         _params(target, rows))
 
     def _reads(self, query: exp.Expression) -> frozenset:
         """The tables ``query`` reads (by query identity, checked)."""
@@ -191,8 +243,8 @@ class DuckDBRunner:
         """``CREATE OR REPLACE TABLE table AS query``; with ``count`` also its size."""
         # DuckDB answers a CREATE TABLE AS with the number of rows it stored: no second
         # statement to count them (a transaction's update runs dozens of small ones)
-        self._make_held(self._reads(query))
-        self._held.pop(table.name, None)
+        self._current(self._reads(query))
+        self._kept.forget(table.name)
         made = self.con.execute(self._create_sql(table, query)).fetchall()
         if not count:
             return None
@@ -232,13 +284,12 @@ class DuckDBRunner:
     def append(self, target: Table, source: Table) -> None:
         """``INSERT INTO target SELECT * FROM source`` (of the rows, where ``source`` is
         held)."""
-        self._make_held((target.name,))
-        held = self._held.get(source.name)
-        if held is not None:
-            self.con.execute(self._text(("load", target, False),
-                                        lambda: self._load_sql(target, False)),
-                             _params(target, held[1]))
+        rows = self._kept.rows(source.name)
+        if rows is not None:
+            self._current((target.name,))
+            self._insert_rows(target, rows)
             return
+        self._current((target.name, source.name))
         self.con.execute(self._text(("append", target.name, source.name), lambda: exp.insert(
             select_all(source.name), table_ref(target.name))))
 
@@ -246,62 +297,65 @@ class DuckDBRunner:
         """Drop ``target`` and rename ``source`` to it (no data is copied)."""
         if target.name == source.name:
             return
-        self._make_held((source.name,))
+        self._current((source.name,))
         self.drop(target)
         self.con.execute(self._text(("rename", target.name, source.name), lambda: exp.Alter(
             this=table_ref(source.name), kind="TABLE",
             actions=[exp.AlterRename(this=table_ref(target.name))])))
+        self._kept.forget(source.name)
 
     def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
-        """``target := (target − minus) ∪ plus`` in place: a ``DELETE ... USING`` and an
-        ``INSERT`` (no copy of the rows that stay; a held table's rows as parameters)."""
-        self._make_held((target.name,))
-        if minus is not None:
-            held = self._held.get(minus.name)
-
+        """``target := (target − minus) ∪ plus`` in place: a ``DELETE`` and an
+        ``INSERT`` (no copy of the rows that stay). Where both are held rows, the patch
+        is deferred until a statement reads ``target`` (duckdb_held.py)."""
+        plus_rows = None if plus is None else self._kept.rows(plus.name)
+        minus_rows = None if minus is None else self._kept.rows(minus.name)
+        if (plus is None) == (plus_rows is None) and (minus is None) == (minus_rows is None) \
+                and self._kept.rows(target.name) is None \
+                and self._kept.defer(target, plus_rows, minus_rows):
+            if self._kept.touched(target.name) > DEFER_ROWS:
+                self._current((target.name,))
+            return
+        self._current((target.name,))
+        if minus_rows is not None:
+            self._delete_rows(target, minus_rows)
+        elif minus is not None:
             def col(alias: str, c: str) -> exp.Column:
                 return exp.column(c, table=alias, quoted=True)
 
             def delete() -> exp.Delete:
-                if held is not None:  # a lookup in a list: 1.0 ms, a join of rows 2.3 ms
-                    row = exp.Struct(expressions=[exp.PropertyEQ(
-                        this=exp.to_identifier(c.name, quoted=True),
-                        expression=exp.column(c.name, quoted=True)) for c in minus.columns])
-                    return exp.Delete(this=table_ref(target.name), where=exp.Where(
-                        this=exp.ArrayContains(this=exp.Cast(
-                            this=exp.Placeholder(this="1"), to=exp.DataType(
-                                this=_DT.ARRAY, expressions=[_row_type(minus)], nested=True)),
-                            expression=row)))
                 same = exp.and_(*[exp.EQ(this=col(target.name, c.name),
                                          expression=col(REMOVED, c.name)) for c in target.columns])
                 return exp.Delete(this=table_ref(target.name),
                                   using=[table_ref(minus.name, REMOVED)],
                                   where=exp.Where(this=same))
-            key = ("delete", target.name, minus.name, held is not None)
-            if held is None:
-                self.con.execute(self._text(key, delete))
-            else:
-                to_row = _row_converter(minus)
-                self.con.execute(self._text(key, delete), [[to_row(r) for r in held[1]]])
+            self._current((minus.name,))
+            self.con.execute(self._text(("delete", target.name, minus.name), delete))
         if plus is not None:
             self.append(target, plus)
 
     @contextlib.contextmanager
     def transaction(self):
         """A DuckDB transaction: what fails inside it leaves every table as it was."""
-        self.con.execute(self._text(("begin",), exp.Transaction))
+        mark = self._kept.mark()
+        self._begin_due = True  # sent with the first statement (see con)
         try:
             yield
         except BaseException:
-            self.con.execute(self._text(("rollback",), exp.Rollback))
-            self._held = {}  # what it held is gone with the rest
+            if not self._begin_due:
+                self._con.execute(self._text(("rollback",), exp.Rollback))
+            self._begin_due = False
+            self._kept.restore(mark)  # what it held is gone with the rest
             raise
-        self.con.execute(self._text(("commit",), exp.Commit))
+        if self._begin_due:  # no statement ran
+            self._begin_due = False
+        else:
+            self._con.execute(self._text(("commit",), exp.Commit))
 
     def retain(self, tables: list[Table]) -> None:
         """Nothing to do: tables live in the connection, which its owner closes (the
-        held ones go: nothing reads them any more)."""
-        self._held = {}
+        held ones go: nothing reads them any more; deferred patches stay)."""
+        self._kept.forget_tables()
 
     def close(self) -> None:
         """Nothing to do (see :meth:`retain`)."""
@@ -311,7 +365,7 @@ class DuckDBRunner:
 
     def fetch(self, table: Table) -> list[tuple]:
         """All rows of ``table`` in normalised form (STRUCT → tuple, DECIMAL → int)."""
-        self._make_held((table.name,))
+        self._current((table.name,))
         rows = self.con.execute(self.sql(select_all(table.name))).fetchall()
         norms = [_normalizer(c.type) for c in table.columns]
         if not any(norms):
@@ -328,18 +382,20 @@ class DuckDBRunner:
         """A DuckDB relation of ``query``, evaluated when it is read (printed once per
         query object: a maintained program reads the same few at every transaction);
         the rows of the held tables it reads are its parameters."""
-        held = tuple(sorted(n for n in self._reads(query) if n in self._held))
+        reads = self._reads(query)
+        held = tuple(sorted(n for n in reads if n in self._kept.tables))
+        self._current([n for n in reads if n not in held])
         if not held:
             return self.con.sql(self._once(("frame", id(query)), query, lambda: query))
         # the held tables' rows as parameters: no table made to be read once
         text = self._once(("frame", id(query), held), query,
                           lambda: self._with_rows(query, held))
         return self.con.sql(text, params=[
-            column for name in held for column in _params(*self._held[name])])
+            column for name in held for column in _params(*self._kept.tables[name])])
 
     def _with_rows(self, query: exp.Expression, names: tuple[str, ...]) -> exp.Expression:
         """``query`` reading each held table of ``names`` from its parameters, in order."""
-        tables = {n: self._held[n][0] for n in names}
+        tables = {n: self._kept.tables[n][0] for n in names}
         first, at = {}, 1
         for n in names:
             first[n], at = at, at + len(tables[n].columns)
@@ -354,14 +410,14 @@ class DuckDBRunner:
 
     def drop(self, table: Table) -> None:
         """``DROP TABLE IF EXISTS table``."""
-        self._held.pop(table.name, None)
+        self._kept.forget(table.name)
         self.con.execute(self._text(("drop", table.name), lambda: drop_table(table.name)))
 
     def drop_all(self, tables: list[Table]) -> None:
         """``DROP TABLE IF EXISTS`` each of ``tables``, in one call (a transaction drops
         the dozens of tables of the one before)."""
         for t in tables:
-            self._held.pop(t.name, None)
+            self._kept.forget(t.name)
         if tables:
             self.con.execute(";\n".join(self._text(("drop", t.name), lambda t=t: drop_table(
                 t.name)) for t in tables))
@@ -372,9 +428,10 @@ class DuckDBRunner:
 
     def count(self, table: Table) -> int:
         """Number of rows of ``table``."""
-        held = self._held.get(table.name)
+        held = self._kept.rows(table.name)
         if held is not None:
-            return len(held[1])
+            return len(held)
+        self._current((table.name,))
         # fetchall: a result left unfinished (fetchone) blocks DuckDB's relation API
         (n,), = self.con.execute(self._text(("count", table.name), lambda: exp.select(
             exp.Count(this=exp.Star())).from_(table_ref(table.name)))).fetchall()
