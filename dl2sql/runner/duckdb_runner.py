@@ -302,7 +302,6 @@ class DuckDBRunner:
         self.con.execute(self._text(("rename", target.name, source.name), lambda: exp.Alter(
             this=table_ref(source.name), kind="TABLE",
             actions=[exp.AlterRename(this=table_ref(target.name))])))
-        self._kept.forget(source.name)
 
     def patch(self, target: Table, plus: Optional[Table], minus: Optional[Table]) -> None:
         """``target := (target − minus) ∪ plus`` in place: a ``DELETE`` and an
