@@ -2,10 +2,18 @@
 test once on DuckDB and once on Spark."""
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import json
+import os
 import shutil
 
 import pytest
+
+import profiles
+import tiers
+
+HYPOTHESIS_PROFILE = profiles.register()
 
 
 def pytest_addoption(parser) -> None:
@@ -23,21 +31,47 @@ def _spark_unavailable() -> str | None:
 
 
 def _java_home_ok() -> bool:
-    import os
-
     home = os.environ.get("JAVA_HOME")
     return bool(home) and os.path.exists(os.path.join(home, "bin", "java"))
 
 
+# Settings of the shared session that make the test run cheaper without changing what
+# a query computes (docs/testing.md). The tests' tables are tiny and their plans many
+# and different, so a job costs what Spark does per stage and per task, not what it
+# does per row:
+# - each query stage is compiled to Java, whose source every task receives and
+#   compiles: interpreted instead, Spark replays of tests/programs took 0.70x the time;
+# - one task per loop table and per table of Python rows instead of one per core: 0.76x.
+#   The tests of partitioning give their runners two partitions, and the cluster,
+#   Spark Connect and child-process tests run with Spark's defaults.
+TEST_SESSION_SETTINGS = {"spark.default.parallelism": "1"}
+TEST_SQL_SETTINGS = {
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+}
+
+
+@pytest.fixture(scope="session")
+def java():
+    """For tests that start Spark in a child process: skips them, saying why, where
+    Spark cannot run; starts nothing in this process."""
+    reason = _spark_unavailable()
+    if reason:
+        pytest.skip(f"Spark tests skipped: {reason}")
+
+
 @pytest.fixture(scope="session")
 def spark():
-    """The SparkSession shared by the whole test run (local[2])."""
+    """The SparkSession shared by the whole test run (local[2]), with
+    :data:`TEST_SESSION_SETTINGS` and :data:`TEST_SQL_SETTINGS`."""
     reason = _spark_unavailable()
     if reason:
         pytest.skip(f"Spark tests skipped: {reason}")
     from dl2sql.runner.spark_session import get_spark
 
-    session = get_spark("local[2]")
+    session = get_spark("local[2]", settings=TEST_SESSION_SETTINGS)
+    for key, value in TEST_SQL_SETTINGS.items():
+        session.conf.set(key, value)
     yield session
     session.stop()
 
@@ -93,12 +127,88 @@ def engine(request):
             runner.drop(Table(name, ()))
 
 
+@pytest.fixture(params=["duckdb", "counting-little"])
+def decider(request):
+    """A DuckDB runner for tests of the maintenance executor's choices, which are the
+    same code on both engines: counting every table as DuckDB does, and counting only
+    where asked, as on Spark, where a count is a job (engines.costly_counts_duckdb).
+    Spark's SQL for what these choices run is checked by the program cases."""
+    if request.param == "duckdb":
+        import duckdb
+
+        from dl2sql.runner.duckdb_runner import DuckDBRunner
+
+        con = duckdb.connect(":memory:")
+        yield DuckDBRunner(con)
+        con.close()
+    else:
+        from engines import costly_counts_duckdb
+
+        runner = costly_counts_duckdb()
+        yield runner
+        runner.con.close()
+
+
+def pytest_configure(config) -> None:
+    for name, meaning in tiers.MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+    # pytest-xdist registers it too, but a run with `-p no:xdist` should not warn
+    config.addinivalue_line("markers", "xdist_group(name): run in one xdist worker")
+
+
+def pytest_report_header(config) -> str:
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE)"
+
+
 def pytest_collection_modifyitems(config, items) -> None:
-    """Every test on the standalone cluster in one group: pytest-xdist runs a group in
-    one worker, so that one cluster serves the whole run."""
+    """Each test marked with its tiers (tests/tiers.py), and put in its group for
+    pytest-xdist (``--dist loadgroup`` runs a group in one worker): every test of the
+    shared Spark session in one, so that one JVM serves them, every test of the
+    standalone cluster in another, so that one cluster does; the rest go wherever a
+    worker is free (docs/testing.md)."""
     for item in items:
-        if {"cluster", "bare"} & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group("cluster"))
+        found = tiers.tiers_of(item)
+        for tier in sorted(found):
+            item.add_marker(tier)
+        group = tiers.xdist_group(found)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _guarded(item):
+    """A fast test may neither start a process nor call into a JVM (tiers.guard), in
+    its fixtures' setup or in its call. (Not in teardown: a fast test that ends a
+    module or the run tears down the fixtures of the tests before it, the shared
+    Spark session among them.)"""
+    if item.get_closest_marker("fast") is None:
+        return contextlib.nullcontext()
+    return tiers.guard(item.nodeid)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with _guarded(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with _guarded(item):
+        return (yield)
+
+
+# seconds per test (setup, call and teardown), written to $DL2SQL_TEST_TIMES at the end
+# for .ci/run's budget line
+TIMES: dict[str, float] = {}
+
+
+def pytest_sessionfinish(session) -> None:
+    path = os.environ.get("DL2SQL_TEST_TIMES")
+    if not path or not TIMES or hasattr(session.config, "workerinput"):  # xdist: the controller
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        for test, seconds in TIMES.items():
+            f.write(json.dumps({"test": test, "seconds": round(seconds, 3)}) + "\n")
 
 
 # the DDlog conformance survey's results, from the report of the process that ran it
@@ -107,7 +217,8 @@ SURVEY: dict[str, str] = {}
 
 
 def pytest_runtest_logreport(report) -> None:
-    """Keep the survey's results when its report arrives."""
+    """Keep each test's time, and the survey's results when its report arrives."""
+    TIMES[report.nodeid] = TIMES.get(report.nodeid, 0.0) + report.duration
     for name, value in getattr(report, "user_properties", ()):
         if name == "ddlog_survey":
             SURVEY.update(value)

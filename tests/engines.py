@@ -22,9 +22,19 @@ def sorted_rows(frame) -> list[tuple]:
 
 
 def maintain_on(program, engine, inputs: dict, **options):
-    """``program.maintain`` on the engine of runner ``engine``."""
+    """``program.maintain`` on the engine of runner ``engine``; on ``engine`` itself
+    where it counts tables as Spark does (costly_counts_duckdb), which
+    ``program.maintain``, making a runner of its own, would not."""
     if engine.dialect == "spark":
         return program.maintain(spark=engine.spark, inputs=inputs, **options)
+    if getattr(engine, "counting_costs", False):
+        from dl2sql.api.maintained import Maintained
+        from dl2sql.incremental.execute import Choice
+
+        assert set(options) <= {"choice"}, options
+        return Maintained(program.compiled, engine, program.bind_inputs(inputs, "duckdb"),
+                          program.extern, choice=options.get("choice") or Choice(),
+                          program=program)
     return program.maintain(engine="duckdb", con=engine.con, inputs=inputs, **options)
 
 

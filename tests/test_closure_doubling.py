@@ -14,6 +14,7 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.engines import ENGINES
 from dl2sql.passes.doubling import find_closure
 from dl2sql.runtime.values import Record
+from profiles import examples
 
 RIGHT = """input relation Edge(a: u32, b: u32)
 output relation Path(a: u32, b: u32)
@@ -24,8 +25,6 @@ LEFT = RIGHT.replace("Path(x, z) :- Path(x, y), Edge(y, z).",
                      "Path(x, z) :- Edge(x, y), Path(y, z).")
 NOT_A_CLOSURE = RIGHT.replace("Path(x, z) :- Path(x, y), Edge(y, z).",
                               "Path(x, z) :- Path(x, y), Edge(y, z), x != z.")
-
-
 
 
 def _run(runner_cls, engine, source, edges, doubling: bool, steps: int):
@@ -39,7 +38,7 @@ def _run(runner_cls, engine, source, edges, doubling: bool, steps: int):
 
 def test_doubling_and_fused_steps_agree_with_linear(engine):
     cls = type(engine)
-    cases = [[(i, i + 1) for i in range(40)],                     # a chain: doubling
+    cases = [[(i, i + 1) for i in range(16)],                     # a chain: doubling
              [(0, 0), (0, 1), (1, 2), (2, 0), (3, 3)],            # cycles, self-loops
              [(a, b) for a in range(6) for b in range(6) if a != b]]  # dense: linear
     for source in (RIGHT, LEFT):
@@ -50,7 +49,7 @@ def test_doubling_and_fused_steps_agree_with_linear(engine):
             assert _run(cls, engine, source, edges, True, 3) == expected
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=25))
 def test_doubling_on_random_graphs_duckdb(edges):
     from dl2sql.runner.duckdb_runner import DuckDBRunner

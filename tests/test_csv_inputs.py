@@ -19,6 +19,7 @@ from dl2sql.diagnostics import InputError
 from dl2sql.types import text_values as tv
 from dl2sql.types.model import TBit, TBool, TDouble, TSigned
 from engines import run_on as _run, sorted_rows as _rows
+from profiles import examples
 
 PROGRAM = """
 input relation Edge(src: u32, dst: u32)
@@ -152,12 +153,30 @@ FIELD = st.one_of(
     st.text(alphabet="0123456789+-.eE ntrufalsNIiy", max_size=6))
 
 
-@settings(max_examples=25, deadline=None,
+ROWS = st.lists(st.tuples(FIELD, FIELD, FIELD, FIELD), min_size=1, max_size=8)
+
+
+@settings(max_examples=examples(25),
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(values=st.lists(st.tuples(FIELD, FIELD, FIELD, FIELD), min_size=1, max_size=8))
-def test_engines_accept_exactly_what_the_rules_accept(program, engine, tmp_path, values):
+@given(values=ROWS)
+@pytest.mark.parametrize("engine", ["duckdb"], indirect=True)
+def test_duckdb_accepts_exactly_what_the_rules_accept(program, engine, tmp_path, values):
     """Each row alone: rejected by the engine iff some field breaks the rules, and read as
     the value the rules mean when accepted."""
+    _accepts_exactly_what_the_rules_accept(program, engine, tmp_path, values)
+
+
+# Spark's SQL for the same rules, on fewer examples: each row is a Spark job of its own
+@settings(max_examples=examples(5),
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=ROWS)
+@pytest.mark.parametrize("engine", ["spark"], indirect=True)
+def test_spark_accepts_exactly_what_the_rules_accept(program, engine, tmp_path, values):
+    """As on DuckDB."""
+    _accepts_exactly_what_the_rules_accept(program, engine, tmp_path, values)
+
+
+def _accepts_exactly_what_the_rules_accept(program, engine, tmp_path, values) -> None:
     for n, s, f, b in values:
         fields = {"n": n, "s": s, "f": f, "b": b}
         expected_ok = all(tv.problem(TYPES[k], v) is None for k, v in fields.items())

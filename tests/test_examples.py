@@ -1,7 +1,8 @@
 """The programs of examples/.
 
 * each replays its .dat byte-exact against its hand-checked .dump.expected, on both
-  engines;
+  engines (on Spark incrementally as the README's first command does for reachability,
+  and evaluated at every commit for the others: tests/test_programs.py says why);
 * each README command `dl2sql run examples/...` works as printed, on both engines, and
   writes exactly the records of the .dat's first transaction (which loads the same data
   as the input/ folder): the written files are read back, turned into DDlog values
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 # reachability is the README's first command; the other three are the README's examples
 REPLAYED = ["reachability", "network", "lineage", "rbac"]
+MAINTAINED_ON_SPARK = ["reachability"]
 RUN_IN_README = ["network", "lineage", "rbac"]
 
 
@@ -112,8 +114,9 @@ def written_records(program, relation: str, path: Path, fmt: str) -> set[str]:
 def test_example_replays_exactly(name, engine):
     d = EXAMPLES / name
     program = compile_file(str(d / f"{name}.dl"))
+    recompute = engine.dialect == "spark" and name not in MAINTAINED_ON_SPARK
     code, out, err = replay_program(program, engine, (d / f"{name}.dat").read_text(),
-                                    filename=str(d / f"{name}.dat"))
+                                    filename=str(d / f"{name}.dat"), recompute=recompute)
     assert (code, err) == (0, "")
     assert out == (d / f"{name}.dump.expected").read_text(encoding="utf-8")
 

@@ -1,29 +1,21 @@
 """Replay maintains programs incrementally by default; ``--recompute`` evaluates them
 from scratch at every commit. Both must print the same bytes for every test program
-(every ``commit dump_changes`` and ``dump`` of its ``.dat``), on both engines."""
+(every ``commit dump_changes`` and ``dump`` of its ``.dat``): compared here on DuckDB,
+counting tables as DuckDB does and as Spark does; on Spark, tests/test_programs.py
+replays each case one way or the other against its expected output."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import duckdb
 import pytest
 
-from dl2sql.cli import load_externs
 from dl2sql.cli.main import main
 from dl2sql.compiler import compile_file
-from dl2sql.api.replaying import replay_program
 from dl2sql.incremental.execute import Choice
 from dl2sql.runner.duckdb_runner import DuckDBRunner
-from dl2sql.runner.spark_runner import SparkRunner
-from dl2sql.plan.nodes import Table
 from engines import costly_counts_duckdb
+from replays import CASES, PROGRAMS, expected_dump, replay_case
 
-PROGRAMS = Path(__file__).parent / "programs"
-CASES = sorted(p.name for p in PROGRAMS.iterdir() if (p / f"{p.name}.dl").is_file())
-# recursion with negation and through group_by, replayed on Spark both ways as well
-# (tests/test_programs.py replays every case incrementally on Spark against its
-# expected output)
-SPARK_CASES = ["negation", "stored_closures", "tc_cyclic", "recursive_aggregation"]
 # streams, multisets, delayed relations and derivation counts (DDlog's transactional
 # kinds), also replayed never recomputing a stratum, so that weights, streams and
 # delays are maintained at every commit
@@ -32,69 +24,40 @@ TRANSACTIONAL = ["bag_maintenance", "delay_diff", "derivation_counts", "multiset
 
 
 def _replay(case: str, runner, recompute: bool, choice=None) -> tuple[int, str, str]:
-    folder = PROGRAMS / case
-    flags = (folder / "flags").read_text().split() if (folder / "flags").exists() else []
-    program = compile_file(str(folder / f"{case}.dl"),
-                           output_internal="--output-internal-relations" in flags)
-    dat = folder / f"{case}.dat"
-    externs = load_externs(str(folder / "externs.py")) if (folder / "externs.py").exists() \
-        else {}
-    return replay_program(program, runner, dat.read_text() if dat.exists() else "",
-                          init_snapshot="--no-init-snapshot" not in flags,
-                          filename=str(dat), externs=externs, recompute=recompute,
-                          choice=choice)
+    return replay_case(PROGRAMS / case, runner, recompute=recompute, choice=choice)
+
+
+def _expected(case: str) -> tuple[int, str, str]:
+    """What a replay of ``case`` returns: exit code 0, its expected dump, nothing on
+    stderr (tests/test_programs.py replays it incrementally against the same)."""
+    return 0, expected_dump(PROGRAMS / case), ""
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_incremental_equals_recompute_on_duckdb(case):
-    incremental = _replay(case, DuckDBRunner(duckdb.connect()), recompute=False)
-    recomputed = _replay(case, DuckDBRunner(duckdb.connect()), recompute=True)
-    assert incremental == recomputed
-    assert incremental[0] == 0, incremental[2]
+def test_recompute_prints_what_incremental_replay_prints(case):
+    """Evaluated from scratch at every commit, every case prints what its incremental
+    replay (test_program[duckdb-...]) prints: its expected dump."""
+    assert _replay(case, DuckDBRunner(duckdb.connect()), recompute=True) == _expected(case)
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_incremental_counting_little_equals_recompute(case):
+def test_incremental_counting_little_prints_the_same(case):
     """Where counting a table costs (Spark), an update counts only what decides what
-    runs next; replayed so on DuckDB, every case prints what recomputing prints."""
-    incremental = _replay(case, costly_counts_duckdb(), recompute=False)
-    recomputed = _replay(case, DuckDBRunner(duckdb.connect()), recompute=True)
-    assert incremental == recomputed
-    assert incremental[0] == 0, incremental[2]
+    runs next; replayed so on DuckDB, every case prints its expected dump too."""
+    assert _replay(case, costly_counts_duckdb(), recompute=False) == _expected(case)
 
 
 @pytest.mark.parametrize("case", TRANSACTIONAL)
 def test_transactional_kinds_maintained_equal_recompute(case, engine):
     """Weights, streams and delays maintained at every commit (no stratum recomputed)
-    print what evaluating the program at every commit prints, on both engines."""
+    print what evaluating the program at every commit prints, on both engines
+    (recomputed on DuckDB; tests/test_programs.py evaluates programs at every commit
+    on Spark)."""
     program = compile_file(str(PROGRAMS / case / f"{case}.dl"))
     assert program.transactional  # the list holds what it says
     maintained = _replay(case, engine, recompute=False, choice=Choice.never())
-    expected = (PROGRAMS / case / f"{case}.dump.expected").read_text()
-    assert maintained == (0, expected, "")
-    if engine.dialect == "duckdb":
-        assert _replay(case, DuckDBRunner(duckdb.connect()), recompute=True) == maintained
-        return
-    runner = SparkRunner(engine.spark)
-    try:
-        assert _replay(case, runner, recompute=True) == maintained
-    finally:
-        for name in list(runner.tables):
-            runner.drop(Table(name, ()))
-
-
-@pytest.mark.parametrize("case", SPARK_CASES)
-def test_incremental_equals_recompute_on_spark(case, spark):
-    outputs = []
-    for recompute in (False, True):
-        runner = SparkRunner(spark)
-        try:
-            outputs.append(_replay(case, runner, recompute))
-        finally:
-            for name in list(runner.tables):
-                runner.drop(Table(name, ()))
-    assert outputs[0] == outputs[1]
-    assert outputs[0][0] == 0, outputs[0][2]
+    # what recomputing prints (test_recompute_prints_what_incremental_replay_prints)
+    assert maintained == _expected(case)
 
 
 def test_explain_says_how_each_stratum_was_maintained(capsys):

@@ -87,11 +87,10 @@ def _python_rows(edges):
             for x, y, (tag, label) in edges]
 
 
-def test_program_on_spark_connect_agrees_with_duckdb(spark):
+def test_program_on_spark_connect_agrees_with_duckdb(java):
     reason = _connect_unavailable()
     if reason:
         pytest.skip(reason)
-    # the shared classic session must exist first (the fixture); the child is separate
     code, stdout, stderr = run_child(CHILD, json.dumps([PROGRAM, EDGES]), timeout=300)
     assert code == 0, stderr[-3000:]
     report = json.loads(stdout.strip().splitlines()[-1])

@@ -13,6 +13,7 @@ from sqlglot import exp
 from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.spark_inline import inline_query, inlinable
 from dl2sql.runner.spark_types import schema_ddl
+from profiles import examples
 
 _T = exp.DataType.build
 TYPES = {
@@ -66,7 +67,7 @@ def test_literals_give_what_create_dataframe_gives(spark):
     assert "LocalRelation" in plan and "ExistingRDD" not in plan
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25),
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.text(), st.floats(), st.integers(-2**63, 2**63 - 1)),
                 min_size=1, max_size=5))

@@ -15,7 +15,7 @@ from children import run_child
 CASE = Path(__file__).parent / "programs" / "udf_fallbacks"
 
 
-def test_local_spark_workers_run_the_drivers_python(bare, tmp_path, spark):
+def test_local_spark_workers_run_the_drivers_python(bare, tmp_path, java):
     shadow = tmp_path / "bin"
     shadow.mkdir()
     (shadow / "python3").symlink_to(bare)

@@ -133,13 +133,15 @@ def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[
     return settings
 
 
-def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None):
+def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None,
+              settings: Optional[dict[str, str]] = None):
     """The active SparkSession, or a new one tuned for dl2sql on ``master`` (default
     ``$DL2SQL_SPARK_MASTER`` or ``local[*]``); see the module docstring.
 
     A new session has as many shuffle partitions as local cores, adaptive execution,
     case-sensitive identifiers (DDlog names are case-sensitive), no UI and errors-only
-    logging; ``checkpoint_dir`` becomes its ``spark.checkpoint.dir``."""
+    logging; ``checkpoint_dir`` becomes its ``spark.checkpoint.dir``, and ``settings``
+    (Spark setting -> value) are set over dl2sql's own."""
     from pyspark import SparkConf, SparkContext  # deferred: PySpark loads only when Spark runs
     from pyspark.sql import SparkSession  # deferred: PySpark loads only when Spark runs
 
@@ -148,7 +150,7 @@ def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None
         return active
     master = master or os.environ.get("DL2SQL_SPARK_MASTER") or "local[*]"
     conf = SparkConf()
-    for key, value in session_settings(master, checkpoint_dir).items():
+    for key, value in {**session_settings(master, checkpoint_dir), **(settings or {})}.items():
         conf.set(key, value)
     with without_pandas_warning():
         gateway = None

@@ -15,7 +15,7 @@ import dataclasses
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.compiler import compile_source
@@ -24,13 +24,10 @@ from dl2sql.runner.duckdb_runner import DuckDBRunner
 from dl2sql.runtime.values import Record
 from dl2sql.types.model import NARROW
 from random_bigints import Case, case
+from profiles import examples
 
 # the recursion limit changes during examples (see test_incremental_random.py)
 pytestmark = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
-
-SETTINGS = {"deadline": None, "derandomize": True, "database": None,
-            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-
 
 def check(example: Case, runner, narrow: bool = False) -> None:
     """Every output of ``example``, computed by ``runner``, equals its Python value on
@@ -56,7 +53,7 @@ def check(example: Case, runner, narrow: bool = False) -> None:
                 f"{by_id[row[0]][i]!r}, Python {want!r}\n--- program:\n{text}")
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=examples(80))
 @given(example=case(expressions=6, depth=3, rows=4))
 def test_wide_arithmetic_agrees_with_python_duckdb(example: Case) -> None:
     con = duckdb.connect(":memory:")
@@ -66,7 +63,7 @@ def test_wide_arithmetic_agrees_with_python_duckdb(example: Case) -> None:
         con.close()
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=examples(80))
 @given(example=case(expressions=6, depth=3, rows=4, small=True))
 def test_narrow_arithmetic_is_right_or_overflows_duckdb(example: Case) -> None:
     con = duckdb.connect(":memory:")
@@ -76,7 +73,7 @@ def test_narrow_arithmetic_is_right_or_overflows_duckdb(example: Case) -> None:
         con.close()
 
 
-@settings(max_examples=6, phases=(Phase.explicit, Phase.generate), **SETTINGS)
+@settings(max_examples=examples(4), phases=(Phase.explicit, Phase.generate))
 @given(example=case(expressions=12, depth=3, rows=4))
 def test_wide_arithmetic_agrees_with_python_spark(spark, example: Case) -> None:
     from dl2sql.runner.spark_runner import SparkRunner

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.compiler import compile_source
@@ -21,13 +21,10 @@ from dl2sql.runtime.ops import ddlog_equal
 from dl2sql.runtime.values import Record
 from dl2sql.udfs import interpreter
 from random_exprs import TYPES, Case, case
+from profiles import examples
 
 # the recursion limit changes during examples (see test_incremental_random.py)
 pytestmark = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
-
-SETTINGS = {"deadline": None, "derandomize": True, "database": None,
-            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-
 
 def check(example: Case, runner) -> None:
     """Every expression of ``example``, computed by ``runner``, equals the
@@ -48,7 +45,7 @@ def check(example: Case, runner) -> None:
                 f"interpreter {want!r}\n--- program:\n{text}")
 
 
-@settings(max_examples=5, **SETTINGS)
+@settings(max_examples=examples(5))
 @given(example=case(expressions=12, depth=3, rows=2))
 def test_generator_makes_programs_that_compile(example: Case) -> None:
     """The generator's vocabulary: every type has a column, and drawn programs
@@ -58,7 +55,7 @@ def test_generator_makes_programs_that_compile(example: Case) -> None:
     assert len(set(TYPES)) == len(TYPES) == 10
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=examples(100))
 @given(example=case(expressions=6, depth=3, rows=4))
 def test_native_sql_agrees_with_interpreter_duckdb(example: Case) -> None:
     con = duckdb.connect(":memory:")
@@ -68,7 +65,7 @@ def test_native_sql_agrees_with_interpreter_duckdb(example: Case) -> None:
         con.close()
 
 
-@settings(max_examples=8, phases=(Phase.explicit, Phase.generate), **SETTINGS)
+@settings(max_examples=examples(5), phases=(Phase.explicit, Phase.generate))
 @given(example=case(expressions=10, depth=3, rows=4))
 def test_native_sql_agrees_with_interpreter_spark(spark, example: Case) -> None:
     from dl2sql.runner.spark_runner import SparkRunner

@@ -18,7 +18,7 @@ from collections import Counter
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import dl2sql
@@ -28,15 +28,12 @@ from dl2sql.passes.bags import is_bag
 from dl2sql.runner.duckdb_runner import DuckDBRunner
 from dl2sql.runtime.values import Record
 from random_bag_programs import DOMAIN, INPUTS, generate, self_test
+from profiles import examples
 
 pytestmark = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
 
 POLICIES = {"default": Choice(), "never recompute": Choice.never()}
 ROW = st.tuples(st.integers(0, DOMAIN - 1), st.integers(0, DOMAIN - 1))
-SETTINGS = {"deadline": None, "derandomize": True, "database": None,
-            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-
-
 class Oracle:
     """Evaluation from scratch on DuckDB, transaction by transaction: it keeps the
     contents of the relations read delayed."""
@@ -167,7 +164,7 @@ def test_generator_compiles_and_covers_every_construct():
 
 
 # no shrinking: a failure's message holds the program and transactions to replay it
-@settings(max_examples=40, phases=(Phase.explicit, Phase.generate), **SETTINGS)
+@settings(max_examples=examples(40), phases=(Phase.explicit, Phase.generate))
 @given(data=st.data(), seed=st.integers(0, 2**31), policy=st.sampled_from(sorted(POLICIES)))
 def test_bags_maintained_match_recomputation_duckdb(data, seed, policy):
     con = duckdb.connect(":memory:")
@@ -177,7 +174,7 @@ def test_bags_maintained_match_recomputation_duckdb(data, seed, policy):
         con.close()
 
 
-@settings(max_examples=4, phases=(Phase.explicit, Phase.generate), **SETTINGS)
+@settings(max_examples=examples(3), phases=(Phase.explicit, Phase.generate))
 @given(data=st.data(), seed=st.integers(0, 2**31), policy=st.sampled_from(sorted(POLICIES)))
 def test_bags_maintained_match_recomputation_spark(spark, data, seed, policy):
     run_bags(data, seed, policy, 3, "spark", strata=4, spark=spark)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import dl2sql
@@ -28,6 +28,7 @@ from dl2sql.incremental.execute import Choice
 from dl2sql.runner.duckdb_runner import DuckDBRunner
 from dl2sql.runtime.values import Record
 from random_programs import DOMAIN, generate, self_test
+from profiles import examples
 
 # the recursion limit changes during examples (dl2sql raises it for its UDFs; on Spark,
 # pyspark's first error-capturing call imports IPython, whose jedi lowers it to 3000):
@@ -42,10 +43,6 @@ POLICIES = {
 VALUE = st.integers(0, DOMAIN - 1)
 ROW = st.tuples(VALUE, VALUE)
 # derandomize: CI runs the same examples every time; no database: nothing is written
-SETTINGS = {"deadline": None, "derandomize": True, "database": None,
-            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-
-
 @dataclass
 class History:
     """What a failure report needs to replay a run: the program, the policy, the
@@ -207,7 +204,7 @@ def test_generator_compiles_and_covers_every_construct():
         assert construct in text, construct
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(40))
 @given(data=st.data(), seed=st.integers(0, 2**31), policy=st.sampled_from(sorted(POLICIES)))
 def test_incremental_matches_recomputation_duckdb(data, seed, policy):
     con = duckdb.connect(":memory:")
@@ -219,7 +216,7 @@ def test_incremental_matches_recomputation_duckdb(data, seed, policy):
 
 # smaller programs and no shrinking on Spark, where every statement is a job: a
 # failure's message holds all that is needed to replay it (on DuckDB too)
-@settings(max_examples=6, phases=(Phase.explicit, Phase.generate), **SETTINGS)
+@settings(max_examples=examples(4), phases=(Phase.explicit, Phase.generate))
 @given(data=st.data(), seed=st.integers(0, 2**31), policy=st.sampled_from(sorted(POLICIES)))
 def test_incremental_matches_recomputation_spark(spark, data, seed, policy):
     run_property(data, seed, policy, 4, "spark", strata=4, spark=spark)

@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dl2sql.incremental.closure_search import (_reach, driver_rows, graph_of,  # noqa: E402
                                                reaches)
 from graphs import closure  # noqa: E402
+from profiles import examples
 
 pairs = st.tuples(st.integers(0, 6), st.integers(0, 6))
 
@@ -33,7 +34,7 @@ def new_edge_rows(now, added, removed) -> list:
     return driver_rows(graph_of(now), graph_of(sorted(before)), added, removed)[0]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.sets(pairs, max_size=20), st.sets(pairs, min_size=1, max_size=4))
 def test_the_driver_search_finds_what_the_edges_reach(edges, removed):
     reached, pending = search_rows(sorted(edges), sorted(removed))
@@ -63,7 +64,7 @@ def test_a_removed_self_loop_needs_a_cycle():
     assert search_rows([(1, 2), (2, 1)], [(1, 1)]) == ([], [])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.sets(pairs, max_size=20), st.sets(pairs, max_size=4), st.sets(pairs, max_size=4))
 def test_the_inserted_edges_that_were_no_path(kept, added, removed):
     before = kept | removed
@@ -84,7 +85,7 @@ def test_the_edges_before_lack_the_inserted_and_have_the_removed():
 
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.sets(pairs, max_size=20))
 def test_reaches_is_a_path_of_one_edge_or_more(edges):
     """The two-ended search agrees with the closure for every pair of nodes (a node

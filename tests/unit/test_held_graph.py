@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dl2sql.incremental.held import HeldRows, successors
+from profiles import examples
 
 rows = st.sets(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=12)
 
@@ -21,7 +22,7 @@ def expected(edges, at=(0, 1)) -> dict:
     return {x: ends for x, ends in successors((r[i], r[j]) for r in edges).items() if ends}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(rows, st.lists(st.tuples(rows, rows, st.booleans()), max_size=6),
        st.sampled_from([(0, 1), (1, 0)]))
 def test_the_graph_follows_the_rows(start, transactions, at):

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 from dl2sql.ast import nodes as n
 from dl2sql.diagnostics import CompileError
 from dl2sql.syntax.parser import parse_expr, parse_module
+from profiles import examples
 
 
 def show(x) -> str:
@@ -471,7 +472,7 @@ def test_error_renders_with_caret():
     assert "            ^" in text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.text(alphabet='R(x):-,.;{}[]<>"\'|&=+-*/!@#$%^~?_ 0123456789abcdAZ\n/*', max_size=40))
 def test_arbitrary_text_never_leaks_lark_errors(src):
     try:

@@ -149,6 +149,8 @@ def test_a_session_refusing_the_settings_is_left_as_it_was():
 
 
 # --- on Spark ------------------------------------------------------------------------
+# (two partitions per table, whatever the session's parallelism: the test run's shared
+# session has one, conftest.TEST_SESSION_SETTINGS)
 
 def _partitioning(df) -> str:
     return df._jdf.queryExecution().executedPlan().outputPartitioning().toString()
@@ -162,7 +164,7 @@ def test_spark_loop_tables_stay_partitioned_and_confs_are_restored(spark):
     edges = [(i, i + 1) for i in range(30)] + [(30, 0)]  # a cycle of 31 nodes
     before = {k: spark.conf.get(k) for k in ("spark.sql.adaptive.enabled",
                                            "spark.sql.requireAllClusterKeysForCoPartition")}
-    runner = SparkRunner(spark)
+    runner = SparkRunner(spark, partitions=2)
     execute(plan, runner, {"Edge": edges})
     rows = runner.fetch(plan.relations["Path"])
     assert len(rows) == 31 * 31 and len(set(rows)) == len(rows)
@@ -187,7 +189,7 @@ def test_spark_loop_step_shuffles_once(spark):
 
     program = compile_source(TC)
     plan = program.plan_for("spark", LINEAR)
-    runner = SparkRunner(spark)
+    runner = SparkRunner(spark, partitions=2)
     execute(plan, runner, {"Edge": [(1, 2), (2, 3), (3, 4)]})
     new = next(s for s in loop_of(plan).body if isinstance(s, Materialize))
     text, names = runner._printed(new.query)
@@ -206,7 +208,7 @@ def test_spark_partition_count_does_not_change_results(spark, partitions):
     program = compile_source(TC)
     plan = program.plan_for("spark", LINEAR)
     edges = [(i % 7, (3 * i) % 11) for i in range(40)]
-    runner = SparkRunner(spark)
+    runner = SparkRunner(spark, partitions=2)
     runner.co.partitions = partitions  # 0: off; 3: not the session's shuffle partitions
     execute(plan, runner, {"Edge": edges})
     assert sorted(runner.fetch(plan.relations["Path"])) == sorted(closure(edges))
@@ -252,7 +254,7 @@ def test_spark_partitioning_survives_a_table_read_twice(spark):
                 found.append(_shuffles_of_self_joins(spark, self, checked))
             return super().materialize(table, query, count)
 
-    execute(plan, Checking(spark), {"Edge": [(i, i + 1) for i in range(6)]})
+    execute(plan, Checking(spark, partitions=2), {"Edge": [(i, i + 1) for i in range(6)]})
     assert found == [{"Path": [], "Path__delta": []}]
 
 
@@ -280,7 +282,7 @@ def test_spark_loop_switches_the_settings_once(spark):
             self.conf.unset(key)
 
     def switches(length: int) -> int:
-        runner = SparkRunner(spark)
+        runner = SparkRunner(spark, partitions=2)
         conf = CountingConf(spark.conf)
         runner.co.spark = SimpleNamespace(conf=conf)
         execute(plan, runner, {"Edge": [(i, i + 1) for i in range(length)]})

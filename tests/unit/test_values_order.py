@@ -5,10 +5,11 @@ import math
 from hypothesis import given, settings, strategies as st
 
 from dl2sql.types.model import (DOUBLE, MAP, OPTION, SET, STRING, VEC, BOOL, CtorDef, TBit,
-                                TSigned, TNamed, TTuple, TVar, TypeDefn, TypeEnv, FLOAT, BIGINT)
+                                TSigned, TNamed, TTuple, TypeDefn, TypeEnv, FLOAT, BIGINT)
 from dl2sql.runtime.values import Record
 from std_env import std_env
 from dl2sql.runtime.order import normalize, sort_key, sorted_values, to_f32
+from profiles import examples
 
 
 def make_env() -> TypeEnv:
@@ -138,14 +139,14 @@ values = st.tuples(st.booleans(), st.lists(st.integers(-3, 3), max_size=3).map(t
                    options, strings, doubles, st.lists(strings, max_size=3).map(tuple))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(values, values)
 def test_sort_key_matches_reference(a, b):
     ka, kb = sort_key(T, a, ENV), sort_key(T, b, ENV)
     assert _cmp(ka, kb) == ref_cmp(T, a, b)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(st.lists(values, max_size=6))
 def test_sorting_is_total_and_stable_under_permutation(vals):
     once = [sort_key(T, v, ENV) for v in srt(T, vals)]

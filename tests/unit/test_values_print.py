@@ -11,6 +11,7 @@ from dl2sql.types.model import (BIGINT, BOOL, DOUBLE, FLOAT, MAP, OPTION, REF, S
 from dl2sql.runtime.values import Record
 from dl2sql.runtime.order import to_f32
 from dl2sql.runtime.printing import escape_string, format_double, format_float, format_value
+from profiles import examples
 
 
 def make_env() -> TypeEnv:
@@ -94,7 +95,7 @@ def test_float_display_uses_f32_digits():
     assert fmt(FLOAT, f(0.3)) == "0.3" and fmt(DOUBLE, f(0.3)) == "0.30000001192092896"
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000))
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_double_round_trips_without_exponent(x):
     s = format_double(x)
@@ -118,7 +119,7 @@ def _f32_parse(s: str) -> float:
     return math.copysign(best, lo)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000))
 @given(st.floats(width=32, allow_nan=False, allow_infinity=False))
 def test_float32_round_trips_and_is_shortest(x):
     s = format_float(x)
