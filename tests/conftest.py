@@ -160,6 +160,7 @@ def pytest_report_header(config) -> str:
     return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE)"
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items) -> None:
     """Each test marked with its tiers (tests/tiers.py), and put in its group for
     pytest-xdist (``--dist loadgroup`` runs a group in one worker): every test of the
@@ -218,7 +219,10 @@ SURVEY: dict[str, str] = {}
 
 def pytest_runtest_logreport(report) -> None:
     """Keep each test's time, and the survey's results when its report arrives."""
-    TIMES[report.nodeid] = TIMES.get(report.nodeid, 0.0) + report.duration
+    test = report.nodeid
+    for group in ("spark", "cluster"):  # the suffix pytest-xdist gives a group's tests
+        test = test.removesuffix(f"@{group}")
+    TIMES[test] = TIMES.get(test, 0.0) + report.duration
     for name, value in getattr(report, "user_properties", ()):
         if name == "ddlog_survey":
             SURVEY.update(value)

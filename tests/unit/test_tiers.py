@@ -89,6 +89,12 @@ def test_every_test_of_the_run_has_its_tiers(request):
     assert all(item.get_closest_marker("fast") is not None
                or any(item.get_closest_marker(t) for t in tiers.SLOW_TIERS)
                for item in items)
+    if getattr(request.config.option, "loadgroup", False):  # a worker of --dist loadgroup
+        # pytest-xdist saw the groups (it reads them as the node ids' suffixes, which it
+        # adds in a hook that must come after conftest.py's marking)
+        grouped = [item for item in items if item.get_closest_marker("xdist_group")]
+        assert all(item.nodeid.endswith("@" + item.get_closest_marker("xdist_group").args[0])
+                   for item in grouped)
     here = {item.name: item for item in items if item.path == request.node.path}
     assert here["test_a_plain_test_is_fast"].get_closest_marker("fast")
     # it runs `subprocess` itself: not fast (so `-m fast` deselects it), and so not under
