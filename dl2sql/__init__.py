@@ -19,10 +19,25 @@ _EXPORTS = {
     "Dl2sqlWarning": "dl2sql.diagnostics",
 }
 
-__all__ = list(_EXPORTS)
+__all__ = list(_EXPORTS) + ["__version__"]
+
+
+def _version() -> str:
+    """The installed distribution's version (``0+unknown`` for a source tree that was
+    never installed)."""
+    # deferred: only `--version` and `dl2sql.__version__` read the metadata
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dl2sql")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        globals()[name] = _version()
+        return globals()[name]
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'dl2sql' has no attribute {name!r}")
@@ -41,4 +56,4 @@ def load_ipython_extension(ipython) -> None:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(__all__))

@@ -202,3 +202,25 @@ def suggest(name: str, known) -> str:
     """`` (did you mean `x`?)`` for the closest known name, or an empty string."""
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """``data``, the bytes of source file ``path``, as text; bytes that are not UTF-8
+    are a located error (the line is quoted with them replaced)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
+        register_source(path, data.decode("utf-8", errors="replace"))
+        raise error(Span(path, line, col, line, col + 1),
+                    f"the file is not UTF-8: byte 0x{data[e.start]:02x} here is not part "
+                    f"of a UTF-8 character (save the file as UTF-8)") from None
+
+
+def read_source(path: str) -> str:
+    """The text of source file ``path`` (a program, a module, a command file), which
+    must be UTF-8 (:func:`decode_source`)."""
+    with open(path, "rb") as f:
+        return decode_source(f.read(), path)

@@ -22,8 +22,9 @@ def test_the_corpus_is_large_enough() -> None:
 def _run(case, engine, tmp_path, monkeypatch, capsys) -> tuple[int, str]:
     tmp_path.mkdir()
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "prog.dl").write_text(case.program or PROGRAM)
-    (tmp_path / "cmds.dat").write_text(case.commands)
+    for name, text in (("prog.dl", case.program or PROGRAM), ("cmds.dat", case.commands)):
+        path = tmp_path / name  # bytes: a file that is not UTF-8
+        path.write_bytes(text) if isinstance(text, bytes) else path.write_text(text)
     if case.id != "input-dir-missing":
         (tmp_path / "in").mkdir()
     for name, text in case.files:

@@ -82,3 +82,14 @@ def test_a_misused_command_line_exits_1_like_every_user_error(argv, message, cap
     assert done.value.code == 1
     err = capsys.readouterr().err
     assert message in err and "usage: dl2sql" in err and "Traceback" not in err
+
+
+def test_version_is_the_installed_distributions(capsys):
+    from importlib.metadata import version
+
+    import dl2sql
+    assert dl2sql.__version__ == version("dl2sql")
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"dl2sql {version('dl2sql')}\n"

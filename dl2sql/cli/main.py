@@ -13,13 +13,14 @@ import sys
 import warnings
 from typing import Optional
 
+import dl2sql
 from dl2sql.api.replaying import evaluation, replay_program
 from dl2sql.cli.run_command import integers_text, run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
 from dl2sql.compiler.emit import emit, is_helper
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
-                                user_error_text)
+                                decode_source, read_source, user_error_text)
 from dl2sql.engines import ENGINES, ORACLE, Settings
 from dl2sql.engines import engine as get_engine
 from dl2sql.replay.session import replay
@@ -55,6 +56,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="dl2sql", description="Differential Datalog on Spark SQL and DuckDB.")
+    p.add_argument("--version", action="version", version=f"dl2sql {dl2sql.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     c = sub.add_parser("compile", help="print a compilation stage (SQL by default)")
@@ -207,9 +209,10 @@ def _dispatch(args) -> int:
 
 def _read_commands(args) -> tuple[str, str]:
     if args.commands:
-        with open(args.commands, encoding="utf-8") as f:
-            return f.read(), args.commands
-    return sys.stdin.read(), "<stdin>"
+        return read_source(args.commands), args.commands
+    raw = getattr(sys.stdin, "buffer", None)  # None: stdin replaced by a text stream
+    text = sys.stdin.read() if raw is None else decode_source(raw.read(), "<stdin>")
+    return text, "<stdin>"
 
 
 def load_externs(path: Optional[str]) -> dict:

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Optional
 
 from dl2sql.passes.stratify import Stratum, stratify
 from dl2sql.ast import nodes as A
-from dl2sql.diagnostics import Diagnostics
+from dl2sql.diagnostics import Diagnostics, read_source
 from dl2sql.passes.aggregation import split_aggregations
 from dl2sql.passes.bags import check_bag_strata, is_bag, mark_bags
 from dl2sql.passes.doubling import closures
@@ -377,5 +376,4 @@ def compile_source(text: str, path: str = "<input>", lib_dirs: tuple[str, ...] =
 def compile_file(path: str, lib_dirs: tuple[str, ...] = (),
                  output_internal: bool = False) -> CompiledProgram:
     """Compile the program in file ``path``."""
-    text = Path(path).read_text(encoding="utf-8")
-    return compile_source(text, path, lib_dirs, output_internal)
+    return compile_source(read_source(path), path, lib_dirs, output_internal)

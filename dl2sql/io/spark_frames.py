@@ -212,6 +212,11 @@ _FIELD_COUNT = "dl2sql$line"
 # RFC 4180 quoting, as DuckDB and Python's csv module read and write it (Spark's own
 # default escapes quotes with backslashes); quoted fields may span lines.
 CSV_OPTIONS = {"header": "true", "escape": '"', "multiLine": "true", "encoding": "UTF-8"}
+# and written so: quotes doubled, spaces around values kept (Spark trims them by
+# default), as DuckDB writes the same rows, byte for byte
+CSV_WRITE_OPTIONS = {"header": "true", "quote": '"', "escape": '"', "encoding": "UTF-8",
+                     "ignoreLeadingWhiteSpace": "false",
+                     "ignoreTrailingWhiteSpace": "false", "lineSep": "\n"}
 
 
 def _is_csv(name: str) -> bool:
@@ -253,7 +258,7 @@ def write_table(runner, table: Table, path: str, fmt: str) -> None:
     parts = path + ".parts"
     writer = df.write.mode("overwrite")
     if fmt == "csv":
-        writer.option("header", True).csv(parts)
+        writer.options(**CSV_WRITE_OPTIONS).csv(parts)
     elif fmt == "json":
         writer.json(parts)
     else:

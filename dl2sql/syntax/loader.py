@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 from dl2sql.ast import nodes as A
-from dl2sql.diagnostics import CompileError, Diagnostic, Diagnostics
+from dl2sql.diagnostics import CompileError, Diagnostic, Diagnostics, read_source
 from dl2sql.syntax.parser import parse_module
 
 STDLIB_DIR = Path(__file__).parents[1] / "stdlib"
@@ -64,7 +64,7 @@ def load_modules(text: str, path: str, lib_dirs: tuple[str, ...] = ()) -> list[A
                 continue
             seen.add(d.path)
             try:
-                sub = parse_module(found.read_text(encoding="utf-8"), str(found), d.path)
+                sub = parse_module(read_source(str(found)), str(found), d.path)
             except CompileError as e:
                 errors.extend(e.diagnostics)
                 continue

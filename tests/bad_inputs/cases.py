@@ -25,9 +25,9 @@ class Case(NamedTuple):
     id: str
     argv: tuple
     message: str
-    program: Optional[str] = None
+    program: Optional[str | bytes] = None  # bytes: a file that is not UTF-8
     files: tuple = ()  # (name under in/, text)
-    commands: str = ""
+    commands: str | bytes = ""
     engines: tuple = ("duckdb",)  # where the case reads data: both engines
 
 
@@ -70,6 +70,11 @@ CASES = [
              "output relation S(x: u32)\nS(x) :- R(t), var x = match (t) { A -> 1 }.\n",
              "match"),
     # --- command files -----------------------------------------------------------
+    # a Latin-1 é: the byte is located, the line quoted
+    _compile("program-not-utf8", R.encode() + b'S(x) :- R(x), "caf\xe9" != "".\n',
+             "prog.dl:3:19: error: the file is not UTF-8: byte 0xe9"),
+    _replay("commands-not-utf8", b"start;\ninsert Edge(\"\xe9\", \"b\", 1);\ncommit;\n",
+            "cmds.dat:2:14: error: the file is not UTF-8: byte 0xe9"),
     _replay("cmd-unknown-relation", "start;\ninsert Egde(\"a\", \"b\", 1);\ncommit;\n", "Egde"),
     _replay("cmd-arity", "start;\ninsert Edge(\"a\", \"b\");\ncommit;\n", "cmds.dat:2:"),
     _replay("cmd-type", "start;\ninsert Edge(\"a\", \"b\", \"w\");\ncommit;\n", "cmds.dat:2:"),
