@@ -160,7 +160,7 @@ def pytest_report_header(config) -> str:
     return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE)"
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items) -> None:
     """Each test marked with its tiers (tests/tiers.py), and put in its group for
     pytest-xdist (``--dist loadgroup`` runs a group in one worker): every test of the
@@ -174,6 +174,20 @@ def pytest_collection_modifyitems(config, items) -> None:
         group = tiers.xdist_group(found)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+            if getattr(config.option, "loadgroup", False):  # an xdist worker
+                _suffix_group(item, group)
+
+
+def _suffix_group(item, group: str) -> None:
+    """The ``@group`` suffix by which pytest-xdist's scheduler reads a test's group.
+    pytest-xdist 3.8 writes it to ``item._nodeid``, which pytest 9 no longer reads (it
+    keeps the id as a structured ``_id``): there, the groups were silently ignored and
+    each worker started a Spark session of its own. Written here where that is so;
+    tests/unit/test_tiers.py checks that the groups arrive."""
+    if hasattr(item, "_id") and not item.nodeid.endswith(f"@{group}"):
+        from _pytest.nodeid import coerce_node_id
+
+        item._id = coerce_node_id(f"{item.nodeid}@{group}")
 
 
 def _guarded(item):

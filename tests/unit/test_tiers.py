@@ -90,21 +90,21 @@ def test_every_test_of_the_run_has_its_tiers(request):
                or any(item.get_closest_marker(t) for t in tiers.SLOW_TIERS)
                for item in items)
     if getattr(request.config.option, "loadgroup", False):  # a worker of --dist loadgroup
-        # pytest-xdist saw the groups (it reads them as the node ids' suffixes, which it
-        # adds in a hook that must come after conftest.py's marking)
+        # the scheduler sees the groups: it reads them as the node ids' `@group`
+        # suffixes (conftest.py's _suffix_group)
         grouped = [item for item in items if item.get_closest_marker("xdist_group")]
-        assert all(item.nodeid.endswith("@" + item.get_closest_marker("xdist_group").args[0])
-                   for item in grouped)
+        lost = [item.nodeid for item in grouped
+                if not item.nodeid.endswith("@" + item.get_closest_marker("xdist_group").args[0])]
+        assert not lost, lost[:3]
     here = {item.name: item for item in items if item.path == request.node.path}
-    assert here["test_a_plain_test_is_fast"].get_closest_marker("fast")
+    plain = here.get("test_a_plain_test_is_fast")  # absent when -k leaves it out
+    assert plain is None or plain.get_closest_marker("fast")
     # it runs `subprocess` itself: not fast (so `-m fast` deselects it), and so not under
     # the guard it tests
     guard_test = here.get("test_the_guard_refuses_a_child_process_and_puts_everything_back")
-    if guard_test is not None:
+    if guard_test is not None:  # absent under `-m fast`
         assert guard_test.get_closest_marker("subprocess")
         assert not guard_test.get_closest_marker("fast")
-    else:
-        assert request.config.getoption("-m") == "fast"
 
 
 def test_the_guard_refuses_a_call_into_a_jvm():
