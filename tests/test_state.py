@@ -122,6 +122,57 @@ def test_not_a_state_directory_is_refused(tmp_path):
         dl2sql.compile(TC).maintain(engine="duckdb", state=str(tmp_path))
 
 
+@pytest.mark.parametrize("manifest, what", [
+    ("", "manifest.json is not JSON"),
+    ('{"format": 1, "relations": ', "manifest.json is not JSON"),
+    ("[1, 2]", "manifest.json holds no object"),
+])
+def test_a_damaged_manifest_is_refused_saying_so(tmp_path, capsys, manifest, what):
+    program = tmp_path / "tc.dl"
+    program.write_text(TC)
+    day0, out, state = (tmp_path / n for n in ("day0", "out", "state"))
+    day0.mkdir()
+    (day0 / "Edge.csv").write_text("s,d\n1,2\n")
+    args = ["run", str(program), "--engine", "duckdb", "--state", str(state),
+            "--output", str(out), "--format", "csv", "--quiet", "--input", str(day0)]
+    assert main(args) == 0
+    capsys.readouterr()
+    (version,) = [p for p in state.iterdir() if p.is_dir()]
+    (version / "manifest.json").write_text(manifest)
+    written = sorted((p.name, p.read_bytes()) for p in out.iterdir())
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: state directory `{state}` is damaged: {what}"), err
+    assert "restore it from a copy" in err and "Traceback" not in err
+    assert sorted((p.name, p.read_bytes()) for p in out.iterdir()) == written
+
+
+def test_a_manifest_without_its_relations_is_refused(tmp_path):
+    live = dl2sql.compile(TC).maintain(engine="duckdb", inputs={"Edge": [(1, 2)]})
+    live.save(str(tmp_path))
+    (version,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    (version / "manifest.json").write_text('{"format": %d}' % _format())
+    with pytest.raises(InputError, match="manifest.json has no fingerprint and no relations"):
+        dl2sql.compile(TC).maintain(engine="duckdb", state=str(tmp_path))
+
+
+def test_a_missing_relation_file_is_named_as_the_states(tmp_path):
+    live = dl2sql.compile(TC).maintain(engine="duckdb", inputs={"Edge": [(1, 2)]})
+    live.save(str(tmp_path))
+    (version,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    (reach,) = version.glob("relation.Reach.*")
+    reach.unlink()
+    # a derived relation's file, not an input: said as the state's, not as an input's
+    with pytest.raises(InputError, match=rf"state directory `.*` is damaged: the file of "
+                                         rf"relation `Reach` \({reach.name}\) is missing"):
+        dl2sql.compile(TC).maintain(engine="duckdb", state=str(tmp_path))
+
+
+def _format() -> int:
+    from dl2sql.api.state import FORMAT
+    return FORMAT
+
+
 def test_cli_run_with_state_applies_files_of_changes(tmp_path, capsys):
     program = tmp_path / "tc.dl"
     program.write_text(TC)

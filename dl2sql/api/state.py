@@ -79,11 +79,26 @@ class Version:
 def read_manifest(version: Version, compiled, directory: str) -> dict:
     """The manifest of a saved version, checked against ``compiled``: a program whose
     relations or rules differ from the saving one is refused, saying how."""
-    manifest = json.loads(version.store.read(version.name, MANIFEST))
+    try:
+        manifest = json.loads(version.store.read(version.name, MANIFEST))
+    except (ValueError, UnicodeDecodeError) as e:  # json's errors are ValueErrors
+        raise _damaged(directory, f"{MANIFEST} is not JSON: {e}") from None
+    if not isinstance(manifest, dict):
+        raise _damaged(directory, f"{MANIFEST} holds no object")
     if manifest.get("format") != FORMAT:
         raise InputError(f"state directory `{directory}` has format "
                          f"{manifest.get('format')}, this dl2sql reads format {FORMAT}")
+    missing = [key for key in ("fingerprint", "relations") if key not in manifest]
+    if missing:
+        raise _damaged(directory, f"{MANIFEST} has no {' and no '.join(missing)}")
     if manifest["fingerprint"] == fingerprint(compiled):
+        files = [(rel, entry.get("file")) for rel, entry in manifest["relations"].items()]
+        files += [(entry.get("relation"), entry.get("file"))
+                  for entry in manifest.get("history", {}).values()]
+        lost = [f"the file of relation `{rel}` ({file}) is missing" for rel, file in files
+                if not file or not version.store.exists(version.name, file)]
+        if lost:
+            raise _damaged(directory, "; ".join(lost))
         return manifest
     saved = {r: [tuple(c) for c in v["columns"]] for r, v in manifest["relations"].items()}
     now = {r: [(n, str(t)) for n, t in lay.columns] for r, lay in compiled.layouts.items()}
@@ -96,6 +111,11 @@ def read_manifest(version: Version, compiled, directory: str) -> dict:
     raise InputError(f"state directory `{directory}` was saved by a different program "
                      f"(saved from {manifest.get('program', '?')}): {'; '.join(problems)}; "
                      f"start a new state directory for this program")
+
+
+def _damaged(directory: str, what: str) -> InputError:
+    return InputError(f"state directory `{directory}` is damaged: {what}; restore it from "
+                      f"a copy, or start a new state directory")
 
 
 def _cols(columns) -> str:

@@ -90,6 +90,10 @@ class LocalStore:
         """The text of file ``name`` of ``version``."""
         return (self.root / version / name).read_text(encoding="utf-8")
 
+    def exists(self, version: str, name: str) -> bool:
+        """Whether ``version`` has a file (or a directory of part files) ``name``."""
+        return (self.root / version / name).exists()
+
     def save(self, write: Callable[[Callable[[str], str]], None],
              manifest: Callable[[], str]) -> str:
         """A new version: ``write(place)`` writes each relation's file ``name`` at
@@ -167,6 +171,10 @@ class HadoopStore:
             return self._io.toString(stream, "UTF-8")
         finally:
             stream.close()
+
+    def exists(self, version: str, name: str) -> bool:
+        """Whether ``version`` has a file (or a directory of part files) ``name``."""
+        return bool(self.fs.exists(self._Path(self.location(version, name))))
 
     def save(self, write: Callable[[Callable[[str], str]], None],
              manifest: Callable[[], str]) -> str:

@@ -276,6 +276,10 @@ class ExprCompiler(WideArith, CallCompiler):
             return self.udf_expr(e)  # interned strings order by their hash
         if guarded(e):
             return self.wide_guarded(e)
+        if op in ("+", "-") and isinstance(e.type, (TBit, TSigned)) and not is_wide(e.type):
+            terms = _sum_terms(e)
+            if len(terms) > 2:
+                return self._wrapped_sum(terms, e.type)
         l, r = self.compile(e.left), self.compile(e.right)
         if op in _COMPARE:
             return _COMPARE[op](this=l, expression=r)
@@ -308,6 +312,25 @@ class ExprCompiler(WideArith, CallCompiler):
                     self.env)
 
 
+    def _wrapped_sum(self, terms: list[tuple[bool, T.TExpr]], t) -> exp.Expression:
+        """A chain of ``+`` and ``-`` of one integer type of at most 64 bits, wrapped
+        once: the wrap-around is arithmetic modulo 2^N, so wrapping the exact sum is
+        wrapping each step; and one wrap keeps the SQL linear in the chain (a wrap per
+        operator nested it as deep as the chain was long). The exact sum is kept in
+        BIGINT when it fits, else in DECIMAL(38,0) (n terms of 64 bits need 65 + log2 n
+        bits, far from 38 digits)."""
+        big = is_decimal(t) or t.width + len(terms).bit_length() + 1 > 63
+        total = None
+        for negated, term in terms:
+            sql = self.compile(term)
+            if big and not is_decimal(t):
+                sql = cast(sql, exp.DataType.build("DECIMAL(38, 0)"))
+            if total is None:
+                total = sql
+            else:
+                total = (exp.Sub if negated else exp.Add)(this=total, expression=sql)
+        return wrap(total, t, "cast" if big else "+", self.env)
+
     def _u64_product(self, l, r) -> exp.Expression:
         """``l * r`` modulo 2^64 for bit<64> operands: their full product (up to
         2^128) does not fit DECIMAL(38,0), so ``l`` is split at bit 32 and the high
@@ -333,3 +356,20 @@ class ExprCompiler(WideArith, CallCompiler):
                                                              expression=self.literal(t, -1))),
                                    minimum.copy()).else_(out)
         return wrap(out, t, "/", self.env) if isinstance(t, TSigned) else out
+
+
+def _sum_terms(e: T.TBin) -> list[tuple[bool, T.TExpr]]:
+    """The terms of the chain of ``+`` and ``-`` of ``e``'s type rooted at ``e``, each
+    with whether it is subtracted, left to right (the first never is)."""
+    out: list[tuple[bool, T.TExpr]] = []
+    pending: list[tuple[bool, T.TExpr]] = [(False, e)]
+    while pending:  # a stack, not recursion: a chain may be thousands of terms long
+        negated, x = pending.pop()
+        if isinstance(x, T.TBin) and x.op in ("+", "-") and x.type == e.type \
+                and not guarded(x):
+            pending.append((negated != (x.op == "-"), x.right))
+            pending.append((negated, x.left))
+        else:
+            out.append((negated, x))
+    return out
+

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+import traceback
 from functools import lru_cache
 from pathlib import Path
 
@@ -171,17 +172,26 @@ def _parse(text: str, start: str, sm: SpanMaker, base: int, module_name: str):
         if isinstance(exc.orig_exc, CompileError):
             raise exc.orig_exc from None
         if isinstance(exc.orig_exc, RecursionError):
-            raise _too_deep(sm, base) from None
+            raise _too_deep(sm, base, exc.orig_exc) from None
         raise
-    except RecursionError:
-        raise _too_deep(sm, base) from None
+    except RecursionError as exc:
+        raise _too_deep(sm, base, exc) from None
     finally:
         sys.setrecursionlimit(old_limit)
 
 
-def _too_deep(sm: SpanMaker, base: int) -> CompileError:
-    return CompileError([Diagnostic("error", "expression nesting is too deep",
-                                    sm.span(base, base + 1))])
+def _too_deep(sm: SpanMaker, base: int, exc: BaseException) -> CompileError:
+    """The error for a tree too deep to build, at the deepest node that was being
+    built (inside the expression to split), found in the frames ``exc`` unwound."""
+    start = 0
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        meta = getattr(frame.f_locals.get("tree"), "meta", None)
+        if meta is not None and not getattr(meta, "empty", True):
+            start = meta.start_pos
+    return CompileError([Diagnostic(
+        "error", "expression nesting is too deep to compile: split the expression, for "
+                 "example into `var`s of a few terms each", sm.span(base + start,
+                                                                   base + start + 1))])
 
 
 def parse_module(text: str, path: str, module_name: str = "") -> n.Module:

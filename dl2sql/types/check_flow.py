@@ -198,6 +198,20 @@ class FlowChecks:
         ftype = TFunc(tuple(t for _, t in params), ret, mutable if any(mutable) else ())
         return T.TClosure(ftype, tuple(params), body)
 
+    def _relation_called(self, e: A.EApply) -> bool:
+        """``R(x)`` inside an expression, where ``R`` is a relation: refused with one
+        error saying where a row of a relation is tested (rather than as a constructor
+        of ``R``'s record given no field, called with arguments)."""
+        callee = e.callee
+        if not (isinstance(callee, A.EStruct) and not callee.braces and not callee.args):
+            return False
+        if self.syms.resolve_relation(callee.ctor, self.module) is None:
+            return False
+        self.diags.error(e.span, f"`{callee.ctor}` is a relation: an expression cannot test "
+                                 f"whether it holds a row; write `{callee.ctor}(...)` as an "
+                                 f"atom of the rule's body (or `not {callee.ctor}(...)`)")
+        return True
+
     def apply(self, e, callee: T.TExpr, args, scope) -> T.TExpr:
         """A call of a function-typed value."""
         t = self.inf.resolve(callee.type)
@@ -273,6 +287,8 @@ class FlowChecks:
         """Control-flow and call forms, or None when ``e`` is none of them."""
         if isinstance(e, A.EClosure):
             return self.closure(e, scope, expected)
+        if isinstance(e, A.EApply) and self._relation_called(e):
+            return T.TConst(self.inf.fresh(), None)
         if isinstance(e, A.EApply) or (isinstance(e, A.ECall) and e.func in scope):
             callee = (self.expr(e.callee, scope) if isinstance(e, A.EApply)
                       else T.TVarRef(scope[e.func], e.func))

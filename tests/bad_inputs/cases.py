@@ -70,6 +70,12 @@ CASES = [
              "output relation S(x: u32)\nS(x) :- R(t), var x = match (t) { A -> 1 }.\n",
              "match"),
     # --- command files -----------------------------------------------------------
+    _compile("relation-as-boolean", R + "S(x) :- R(x), if (R(x + 1)) true else false.\n",
+             "prog.dl:3:19: error: `R` is a relation: an expression cannot test whether it "
+             "holds a row"),
+    _compile("too-deep", "input relation R(x: string)\noutput relation S(x: string)\n"
+             "S(y) :- R(x), var y = " + " ++ ".join(["x"] * 20000) + ".\n",
+             "prog.dl:3:23: error: expression nesting is too deep to compile"),
     # a Latin-1 é: the byte is located, the line quoted
     _compile("program-not-utf8", R.encode() + b'S(x) :- R(x), "caf\xe9" != "".\n',
              "prog.dl:3:19: error: the file is not UTF-8: byte 0xe9"),

@@ -95,25 +95,21 @@ SELECT DISTINCT
     END > CAST(20 AS BIGINT)
     THEN CAST(20 AS BIGINT)
     ELSE (
-      (
-        (
-          CASE
-            WHEN "t1"."s"."tag" = 0
-            THEN CAST((
-              CAST(CAST((
-                CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST("t1"."s"."Circle_r" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) * CAST("t1"."s"."Circle_r" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
-            ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-            ELSE CASE
-              WHEN "t1"."s"."tag" = 1
-              THEN CAST((
-                CAST("t1"."s"."Rect_w" AS DECIMAL(38, 0)) * CAST("t1"."s"."Rect_h" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
-              ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
-              ELSE CAST(0 AS BIGINT)
-            END
-          END + CAST(1 AS BIGINT)
-        ) & 4294967295
-      ) - CAST(1 AS BIGINT)
+      CASE
+        WHEN "t1"."s"."tag" = 0
+        THEN CAST((
+          CAST(CAST((
+            CAST(CAST(3 AS BIGINT) AS DECIMAL(38, 0)) * CAST("t1"."s"."Circle_r" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) AS DECIMAL(38, 0)) * CAST("t1"."s"."Circle_r" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+        ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+        ELSE CASE
+          WHEN "t1"."s"."tag" = 1
+          THEN CAST((
+            CAST("t1"."s"."Rect_w" AS DECIMAL(38, 0)) * CAST("t1"."s"."Rect_h" AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+          ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT)
+          ELSE CAST(0 AS BIGINT)
+        END
+      END + CAST(1 AS BIGINT) - CAST(1 AS BIGINT)
     ) & 4294967295
   END AS "capped",
   CASE
