@@ -4,6 +4,7 @@ directory as it was; user errors exit 1 without a traceback."""
 from __future__ import annotations
 
 import csv
+import os
 import json
 from pathlib import Path
 
@@ -243,3 +244,119 @@ def test_csv_files_are_rfc4180_and_alike_on_both_engines(tmp_path, spark):
             == sorted(rows)
     assert b'"O""Neil, Pat"' in written["duckdb"]
     assert sorted(written["spark"].splitlines()) == sorted(written["duckdb"].splitlines())
+
+
+TWO_OUTPUTS = """
+input relation Edge(src: string, dst: string)
+output relation O1(src: string)
+output relation O2(dst: string)
+O1(s) :- Edge(s, _).
+O2(d) :- Edge(_, d).
+"""
+
+
+def _two_outputs(tmp_path: Path) -> tuple[list[str], Path]:
+    prog = tmp_path / "two.dl"
+    prog.write_text(TWO_OUTPUTS)
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "Edge.csv").write_text("src,dst\na,b\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "O1.csv").write_text("old one\n")
+    return ["run", str(prog), "--input", str(inp), "--output", str(out), "--format", "csv",
+            "--quiet"], out
+
+
+def _contents(folder: Path) -> dict:
+    return {p.name: (p.read_bytes() if p.is_file() else sorted(os.listdir(p)))
+            for p in folder.iterdir()}
+
+
+def test_an_output_that_cannot_be_placed_leaves_the_folder_as_it_was(tmp_path, engine_name,
+                                                                     capsys):
+    args, out = _two_outputs(tmp_path)
+    (out / "O2.csv").mkdir()  # in the way of the second output
+    (out / "O2.csv" / "mine").write_text("kept")
+    before = _contents(out)
+    assert main(args + ["--engine", engine_name]) == 1
+    err = capsys.readouterr().err
+    assert "a directory is in the way of the output file" in err and "O2.csv" in err
+    assert "Traceback" not in err
+    assert _contents(out) == before
+    assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name]
+
+
+def test_a_move_failing_midway_puts_back_what_it_replaced(tmp_path, monkeypatch, capsys):
+    args, out = _two_outputs(tmp_path)
+    (out / "O2.csv").write_text("old two\n")
+    before = _contents(out)
+    real = os.replace
+    moved = []
+
+    def failing(src, dst):
+        # the second new file fails to arrive (a full disk, a permission), after the
+        # first one replaced its old file
+        if Path(str(dst)).parent == out and Path(str(src)).parent.name != ".replaced":
+            moved.append(dst)
+            if len(moved) == 2:
+                raise OSError(28, "No space left on device", str(dst))
+        return real(src, dst)
+    monkeypatch.setattr(os, "replace", failing)
+    assert main(args + ["--engine", "duckdb"]) == 1
+    monkeypatch.undo()
+    assert "No space left on device" in capsys.readouterr().err
+    assert len(moved) == 2
+    assert _contents(out) == before
+    assert main(args + ["--engine", "duckdb"]) == 0  # and a later run replaces both
+    assert (out / "O1.csv").read_text() == "src\na\n"
+    assert (out / "O2.csv").read_text() == "dst\nb\n"
+
+
+NON_FINITE = """
+input relation X(name: string, x: double)
+output relation Y(name: string, y: double, v: Vec<double>)
+Y(n, x, [x, 1.5]) :- X(n, x).
+"""
+
+
+def test_json_output_quotes_non_finite_floats_and_reads_them_back(tmp_path, engine_name):
+    """NaN and the infinities are strings in JSON output (a bare NaN is no JSON), which a
+    strict parser accepts and dl2sql reads back as the floats."""
+    prog = tmp_path / "p.dl"
+    prog.write_text(NON_FINITE)
+    inp = tmp_path / "in"
+    inp.mkdir()
+    # the input takes the strings too; a name holding the tokens stays as it is
+    (inp / "X.json").write_text("".join(json.dumps({"name": n, "x": x}) + "\n" for n, x in
+                                        [("zero", "NaN"), ("pos", "Infinity"),
+                                         ("neg", "-Infinity"), ('"NaN", Infinity', 2.5)]))
+    out = tmp_path / "out"
+    assert main(["run", str(prog), "--engine", engine_name, "--input", str(inp),
+                 "--output", str(out), "--format", "json", "--quiet"]) == 0
+
+    def strict(token):
+        raise AssertionError(f"bare {token} in JSON output")
+    rows = {r["name"]: r for r in (json.loads(line, parse_constant=strict)
+                                   for line in (out / "Y.json").read_text().splitlines())}
+    assert rows["zero"]["y"] == "NaN" and rows["pos"]["y"] == "Infinity"
+    assert rows["neg"]["y"] == "-Infinity" and rows["neg"]["v"] == ["-Infinity", 1.5]
+    assert rows['"NaN", Infinity']["y"] == 2.5  # the name is left as it was
+    again = tmp_path / "again.dl"
+    again.write_text("""
+import fp
+input relation Y(name: string, y: double, v: Vec<double>)
+output relation Z(name: string, finite: bool, nan: bool, positive: bool)
+Z(n, is_finite_d(y), is_nan_d(y), y > 0.0) :- Y(n, y, _).
+""")
+    inp2 = tmp_path / "in2"
+    inp2.mkdir()
+    (out / "Y.json").rename(inp2 / "Y.json")
+    out2 = tmp_path / "out2"
+    assert main(["run", str(again), "--engine", engine_name, "--input", str(inp2),
+                 "--output", str(out2), "--format", "json", "--quiet"]) == 0
+    assert sorted((r["name"], r["finite"], r["nan"], r["positive"])
+                  for r in _json_rows(out2 / "Z.json")) == [
+        ('"NaN", Infinity', True, False, True), ("neg", False, False, False),
+        ("pos", False, False, True), ("zero", False, True, True)]  # DDlog's NaN is the
+    # largest double (its doubles are ordered floats)

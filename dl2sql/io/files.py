@@ -9,6 +9,7 @@ directory beside the target and moved into place only once all are complete.
 """
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
+from dl2sql.io.json_text import quote_non_finite
 from dl2sql.types.model import TBigInt, TBit, TBool, TDouble, TFloat, TSigned, TString
 from dl2sql.types.storage import extern_stored_in
 
@@ -145,10 +147,11 @@ def write_outputs(program, runner, directory: str, fmt: str,
         for rel, table in tables.items():
             name = f"{file_stem(rel)}.{fmt}"
             engine_of(runner).writer(runner, table, str(staging / name), fmt)
+            if fmt == "json":
+                quote_non_finite(str(staging / name))
             names.append(name)
         target.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            os.replace(staging / name, target / name)
+        _place(staging, target, names)
         for rel in tables:
             for other in FORMATS:
                 stale = target / f"{file_stem(rel)}.{other}"
@@ -157,3 +160,31 @@ def write_outputs(program, runner, directory: str, fmt: str,
         return [str(target / n) for n in names]
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _place(staging: Path, target: Path, names: list[str]) -> None:
+    """Move the files ``names`` from ``staging`` into ``target``, all or none: a file
+    they replace is set aside first and put back, and the ones already moved are
+    removed, when a later move fails (a run that fails leaves the folder as it was)."""
+    for name in names:  # what is sure to fail, before anything moves
+        if (target / name).is_dir():
+            raise OSError(errno.EISDIR, "a directory is in the way of the output file",
+                          str(target / name))
+    aside = staging / ".replaced"
+    aside.mkdir()
+    saved: list[str] = []
+    placed: list[str] = []
+    try:
+        for name in names:
+            if (target / name).exists():
+                os.replace(target / name, aside / name)
+                saved.append(name)
+            os.replace(staging / name, target / name)
+            placed.append(name)
+    except BaseException:
+        for name in placed:
+            (target / name).unlink(missing_ok=True)
+        for name in saved:
+            os.replace(aside / name, target / name)
+        raise
+

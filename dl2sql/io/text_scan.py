@@ -110,6 +110,9 @@ def json_problem(path: str, relation: str, columns: list[tuple[str, Type]]) -> O
     return None
 
 
+NON_FINITE = ("NaN", "Infinity", "-Infinity")
+
+
 def _json_scalar_problem(t: Type, value) -> Optional[str]:
     shown = json.dumps(value)
     if value is None:
@@ -127,7 +130,8 @@ def _json_scalar_problem(t: Type, value) -> Optional[str]:
         return f"`{shown}` {wrong}" if wrong else None
     if isinstance(t, (TFloat, TDouble)):
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        return None if number else f"`{shown}` is not a number"
+        # the strings dl2sql's JSON output gives the floats JSON has no number for
+        return None if number or value in NON_FINITE else f"`{shown}` is not a number"
     return None
 
 
