@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import re
 
+from dl2sql.io.text_scan import NON_FINITE
+
+_TOKENS = [t.encode() for t in NON_FINITE]
 # a JSON string (left as it is), or a bare non-finite token outside every string
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
-_FOUND = (b"NaN", b"Infinity")
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(' + b"|".join(map(re.escape, _TOKENS)) + rb")")
 _CHUNK = 1 << 20
 
 
@@ -35,7 +37,7 @@ def _mentions_non_finite(path: str) -> bool:
     with open(path, "rb") as f:
         while chunk := f.read(_CHUNK):
             window = tail + chunk
-            if any(token in window for token in _FOUND):
+            if any(token in window for token in _TOKENS):
                 return True
             tail = chunk[-8:]  # a token split across two chunks
     return False
