@@ -53,3 +53,33 @@ def andersen(n_vars: int, seed: int = 7) -> dict[str, list[tuple[int, int]]]:
         return sorted({(rng.randrange(n_vars), rng.randrange(n_vars)) for _ in range(k)})
     return {"AddressOf": pairs(n_vars), "Assign": pairs(n_vars),
             "Load": pairs(n_vars // 2), "Store": pairs(n_vars // 2)}
+
+
+def facts_program(n: int, seed: int = 11) -> str:
+    """A DDlog program of ``n`` facts written in its text, a quarter each in four
+    relations of integers, strings, a tagged union and a struct with a boolean, and
+    two rules over them (a copy and a join); reproducible from ``seed``."""
+    rng = random.Random(seed)
+    lines = ["typedef Shape = Circle{r: s64} | Rect{w: s64, h: s64} | Dot",
+             "typedef Person = Person{name: string, age: u32}",
+             "relation Edge(x: s64, y: s64)",
+             "output relation Name(id: s64, name: string)",
+             "relation Has(id: s64, shape: Shape)",
+             "output relation Who(p: Person, ok: bool)",
+             "output relation Path(x: s64, y: s64)",
+             "Path(x, y) :- Edge(x, y).",
+             "output relation Named(n: string, s: Shape)",
+             "Named(n, s) :- Name(i, n), Has(i, s).",
+             ""]
+    for i in range(n):
+        kind = i % 4
+        if kind == 0:
+            lines.append(f"Edge({rng.randrange(n)}, {rng.randrange(n)}).")
+        elif kind == 1:
+            lines.append(f'Name({i - 1}, "name {i} \\"q\\"").')
+        elif kind == 2:
+            shape = rng.choice([f"Circle{{{i}}}", f"Rect{{{i}, {i + 1}}}", "Dot"])
+            lines.append(f"Has({i - 2}, {shape}).")
+        else:
+            lines.append(f'Who(Person{{"p{i}", {i % 100}}}, {str(i % 2 == 0).lower()}).')
+    return "\n".join(lines) + "\n"

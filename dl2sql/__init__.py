@@ -13,6 +13,7 @@ import importlib
 _EXPORTS = {
     "compile": "dl2sql.api.program",
     "Program": "dl2sql.api.program",
+    "register_functions": "dl2sql.api.script_functions",
     "CompileError": "dl2sql.diagnostics",
     "InputError": "dl2sql.diagnostics",
     "RuntimeFailure": "dl2sql.diagnostics",

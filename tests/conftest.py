@@ -229,6 +229,7 @@ def pytest_sessionfinish(session) -> None:
 # the DDlog conformance survey's results, from the report of the process that ran it
 # (with pytest-xdist, a worker; the summary is printed by the controller)
 SURVEY: dict[str, str] = {}
+NEGATIVE_SURVEY: dict[str, str] = {}  # DDlog's negative tests: fragment -> outcome
 
 
 def pytest_runtest_logreport(report) -> None:
@@ -240,10 +241,20 @@ def pytest_runtest_logreport(report) -> None:
     for name, value in getattr(report, "user_properties", ()):
         if name == "ddlog_survey":
             SURVEY.update(value)
+        elif name == "ddlog_negative_survey":
+            NEGATIVE_SURVEY.update(value)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """Print the DDlog conformance pass count when the survey ran."""
+    """Print the DDlog conformance pass count when the survey ran (and the count of
+    DDlog's negative tests refused, when that survey ran)."""
+    if NEGATIVE_SURVEY:
+        refused = sum(r == "refused" for r in NEGATIVE_SURVEY.values())
+        terminalreporter.write_sep("-", "DDlog negative tests")
+        terminalreporter.write_line(f"{refused}/{len(NEGATIVE_SURVEY)} fragments refused")
+        for fragment, result in sorted(NEGATIVE_SURVEY.items()):
+            if result != "refused":
+                terminalreporter.write_line(f"  {fragment}: {result}")
     if not SURVEY:
         return
     passed = sorted(n for n, r in SURVEY.items() if r == "pass")

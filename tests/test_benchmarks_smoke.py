@@ -23,3 +23,14 @@ def test_wide_ints_benchmark_runs_duckdb(capsys):
     out = capsys.readouterr().out
     assert "bigint narrow DuckDB" in out and "bigint wide DuckDB" in out and "u64 DuckDB" in out
     assert "bigint narrow DuckDB / u64 DuckDB: wall" in out
+
+
+def test_facts_benchmark_runs(capsys):
+    from benchmarks import facts
+    from dl2sql.syntax.facts import MIN_FACTS
+
+    # 4 relations of 2 * MIN_FACTS facts: read as data, the path the benchmark measures
+    assert facts.main(["--sizes", f"{8 * MIN_FACTS},{16 * MIN_FACTS}", "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "compile spark" in out and "run duckdb" in out and "s/1k facts" in out
+    assert "results agree between runs" in out

@@ -60,7 +60,8 @@ def test_check_reports_differences(capsys) -> None:
 @pytest.mark.parametrize("command, defaults", [
     ("run", ["(default: spark)", "(default: parquet)"]),
     ("replay", ["(default: duckdb)"]),
-    ("compile", ["(default: spark)", "(default: sql)"]),
+    ("compile", ["(default: spark)", "the default for --dialect spark",
+                 "the default for duckdb"]),
 ])
 def test_help_names_the_defaults(command, defaults, capsys) -> None:
     with pytest.raises(SystemExit) as done:

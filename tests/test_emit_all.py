@@ -40,7 +40,7 @@ def test_every_stage_prints_every_program(path, dialect, capsys) -> None:
 
 
 def _mentions(text: str, relation: str) -> bool:
-    """``relation`` appears as a whole name (``__group1`` is not in ``__group1_rows``)."""
+    """``relation`` appears as a whole name (``Audit__group1`` is not in ``Audit__group1_rows``)."""
     return re.search(rf"(?<![\w:]){re.escape(relation)}(?!\w)", text) is not None
 
 
@@ -52,7 +52,7 @@ def test_helper_relations_are_shown_when_asked_for(capsys) -> None:
     path = str(ROOT / "examples/rbac/rbac.dl")
     program = compile_file(path)
     helpers = sorted(r for r in program.relations if is_helper(program, r))
-    assert "__group1_rows" in helpers and "ddlog_std::Singleton" in helpers
+    assert "Audit__group1_rows" in helpers and "ddlog_std::Singleton" in helpers
     for stage in ("types", "strata", "ra"):
         assert main(["compile", path, "--emit", stage]) == 0
         hidden = capsys.readouterr().out
@@ -65,7 +65,7 @@ def test_helper_relations_are_shown_when_asked_for(capsys) -> None:
     # without --internal, an aggregation's steps sit under the rule that reads them
     assert main(["compile", path, "--emit", "ra"]) == 0
     ra = capsys.readouterr().out
-    assert "      where __group1 <- Group[" in ra
-    assert "\n__group1 <- " not in ra and "ddlog_std::Singleton" not in ra
+    assert "      where Audit__group1 <- Group[" in ra
+    assert "\nAudit__group1 <- " not in ra and "ddlog_std::Singleton" not in ra
     assert main(["compile", path, "--emit", "strata"]) == 0
     assert "--internal shows them" in capsys.readouterr().out

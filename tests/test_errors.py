@@ -76,7 +76,8 @@ def test_runtime_errors_are_clear_on_both_engines(program, message, engine) -> N
                                     f"start;\ninsert N({value});\ncommit dump_changes;\n",
                                     filename="cmds.dat")
     assert code == 1
-    assert err.startswith("cmds.dat:3: error:") and message in err
+    assert err.startswith("cmds.dat:3:1: error:") and message in err
+    assert "the rule at <runtime>:3:1" in err  # the rule that divides
     assert "Traceback" not in err
 
 

@@ -107,7 +107,7 @@ def test_values_without_canonical_form_are_input_errors(program, engine, tmp_pat
     text = str(info.value)
     assert message in text
     if "S.jsonl:" not in message:  # structured values: the engines' checks
-        assert text.startswith("input relation `S`: ")
+        assert text.startswith(f"{tmp_path / 'S.jsonl'}: input relation `S`: ")
         assert " in value " in text  # the value is shown
 
 

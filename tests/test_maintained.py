@@ -213,7 +213,7 @@ def test_a_group_by_touched_in_most_groups_is_recomputed(decider):
     live = maintain_on(program, decider, {"In": sorted(rows)})
     live.apply(delete={"In": [(3, 0)]})
     # the helper relations of the group_bys, numbered in rule order
-    counted, listed = "__group1", "__group2"
+    counted, listed = "Count__group1", "Least__group2"
     assert live.last.methods[listed] == "group"
     assert live.last.methods[counted] == "group"
     # 6 rows of 99: a small change of In, but in 6 groups of 10

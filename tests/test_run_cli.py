@@ -360,3 +360,36 @@ Z(n, is_finite_d(y), is_nan_d(y), y > 0.0) :- Y(n, y, _).
         ('"NaN", Infinity', True, False, True), ("neg", False, False, False),
         ("pos", False, False, True), ("zero", False, True, True)]  # DDlog's NaN is the
     # largest double (its doubles are ordered floats)
+
+
+def test_a_value_out_of_range_in_a_parquet_file_names_the_file(tmp_path, engine_name, capsys):
+    import duckdb
+    prog = tmp_path / "p.dl"
+    prog.write_text("input relation R(x: u8)\noutput relation S(x: u8)\nS(x) :- R(x).\n")
+    inp = tmp_path / "in"
+    inp.mkdir()
+    parquet = (inp / "R.parquet").as_posix()
+    duckdb.sql(f"COPY (SELECT 300::BIGINT AS x) TO '{parquet}' (FORMAT parquet)")
+    args = ["run", str(prog), "--engine", engine_name, "--input", str(inp), "--output",
+            str(tmp_path / "out"), "--quiet"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert f"{parquet}: input relation `R`: column `x` holds NULL or a number out of its " \
+           f"type's range in value 300" in err, err
+    assert "Traceback" not in err and not (tmp_path / "out").exists()
+
+
+def test_a_division_by_zero_names_the_rules_that_divide(tmp_path, engine_name, capsys):
+    prog = tmp_path / "p.dl"
+    prog.write_text("input relation R(x: u32, y: u32)\noutput relation S(z: u32)\n"
+                    "S(x) :- R(x, _).\nS(z) :- R(x, y), var z = x / y.\n"
+                    "S(z) :- R(x, _), var z = x / 2.\n")
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "R.csv").write_text("x,y\n1,0\n")
+    args = ["run", str(prog), "--engine", engine_name, "--input", str(inp), "--output",
+            str(tmp_path / "out"), "--quiet"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert f"error: division by zero in the rule at {prog}:4:1 (engine: " in err, err
+    assert "Traceback" not in err and not (tmp_path / "out").exists()

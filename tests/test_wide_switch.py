@@ -332,9 +332,9 @@ def test_the_command_line_shows_the_representation(tmp_path, capsys):
 
     program, commands = _files(tmp_path, GROWTH, "start; insert Seed(3), insert Limit(16); "
                                                  "commit dump_changes;\n")
-    assert main(["compile", program, "--dialect", "spark"]) == 0
+    assert main(["compile", program, "--dialect", "spark", "--emit", "sql"]) == 0
     narrow = capsys.readouterr().out  # the guard fails the query beyond 38 digits
-    assert main(["compile", program, "--dialect", "spark", "--integers", "wide"]) == 0
+    assert main(["compile", program, "--dialect", "spark", "--emit", "sql", "--integers", "wide"]) == 0
     wide = capsys.readouterr().out  # the interpreter computes beyond them
     assert "dl2sql-integer-overflow" in narrow and "num$" not in narrow
     assert "num$" in wide and "dl2sql-integer-overflow" not in wide

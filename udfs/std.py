@@ -28,7 +28,8 @@ from typing import Callable
 
 from dl2sql.diagnostics import RuntimeFailure
 from dl2sql.runtime.ops import to_string as prim_to_string, wrap
-from dl2sql.types.model import TBigInt, TBit, TNamed, TSigned, TTuple
+from dl2sql.runtime.order import to_f32
+from dl2sql.types.model import TBigInt, TBit, TFloat, TNamed, TSigned, TTuple
 from dl2sql.runtime.defaults import default_value
 from dl2sql.runtime.rust_hash import hash_bytes
 from dl2sql.runtime.values import AnyValue, Record
@@ -233,9 +234,25 @@ def default(ctx: Ctx):
     return default_value(ctx.targs[0], ctx.env)
 
 
-def range_vec(start: int, end: int, step: int) -> tuple:
-    """From ``start`` inclusive to ``end`` exclusive by ``step``; step 0 → ``[]``."""
-    return () if step == 0 else tuple(range(start, end, step))
+@typed
+def range_vec(ctx: Ctx, start, end, step) -> tuple:
+    """From ``start`` inclusive to ``end`` exclusive by ``step``; step 0 → ``[]``.
+    Of any ordered number type, as DDlog's (``x = x + step`` while short of ``end``):
+    floating-point values added as their type adds them (``float`` in 32 bits)."""
+    if isinstance(start, int):
+        return () if step == 0 else tuple(range(start, end, step))
+    add = (lambda a, b: to_f32(a + b)) if isinstance(ctx.targs[0], TFloat) else \
+        (lambda a, b: a + b)
+    out, x = [], start
+    # NaN steps and bounds compare false both ways: no element, as in DDlog
+    while (step > 0 and x < end) or (step < 0 and x > end):
+        out.append(x)
+        nxt = add(x, step)
+        if nxt == x:  # DDlog would loop forever (a step below x's precision)
+            raise RuntimeFailure(f"range_vec: the step {step!r} does not move past "
+                                 f"{x!r} (below its precision)")
+        x = nxt
+    return tuple(out)
 
 
 def _hash_input(ctx: Ctx, x) -> bytes:

@@ -54,7 +54,7 @@ class Evaluator:
 
     def _evaluate(self, inputs: dict[str, set], relations) -> dict[str, set]:
         p, env = self.program, self.program.type_env
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.program.division_sites):
             self.run({rel: rows_of(p, rel, inputs.get(rel, ())) for rel in p.input_relations()})
             plan = p.plan_for(self.runner.engine, self.loops)
             # relations read delayed (`R-1`) too, inputs with their facts: replay keeps
@@ -77,7 +77,7 @@ class Evaluator:
         the relations ``computed`` are computed before this returns, also on an engine
         that stores results lazily (so that their failures are raised here)."""
         plan = self.program.plan_for(self.runner.engine, self.loops)
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.program.division_sites):
             self.register_udfs(plan)
             tables = {_input_table(plan, rel): data for rel, data in inputs.items()}
             execute(plan, self.runner, tables, self.progress, self.transforms)

@@ -71,7 +71,7 @@ class Maintained:
             total = time.perf_counter() - started
             runner.retain([plan.relations[r] for r in compiled.relations])  # loop tables go
         else:
-            with runner.running(), engine_errors():
+            with runner.running(), engine_errors(compiled.division_sites):
                 for rel, loader in saved.items():  # relations, and delayed ones' history
                     loader.load_into(runner, plan.relations.get(rel) or history[rel])
             if history:
@@ -126,7 +126,7 @@ class Maintained:
             for name, given in (modify or {}).items():
                 rel = self._resolve(name)
                 self._keyed(rel, "modify")
-                with self.runner.running(), engine_errors():
+                with self.runner.running(), engine_errors(self.compiled.division_sites):
                     keys, rows = modifications(compiled, self.updater, rel, given)
                 kinds = changes.setdefault(rel, {})
                 kinds["delete_key"] = kinds.get("delete_key", []) + keys
@@ -151,7 +151,7 @@ class Maintained:
     def _store_as(self, wider) -> None:
         """Store every relation in representation ``wider`` of wide integers (the
         relations as they are: the failed transaction left nothing)."""
-        with self.runner.running(), engine_errors(), self.runner.transaction():
+        with self.runner.running(), engine_errors(self.compiled.division_sites), self.runner.transaction():
             widened = Maintained(wider, self.runner, {}, self.externs, self.progress,
                                  self.choice, self.program, state.reopened(self, wider))
         widened.updater.history = self.updater.history  # what DRed learnt holds still
@@ -172,7 +172,7 @@ class Maintained:
         """Apply a transaction given per input relation and kind of change, as
         normalised rows or loaders (see :meth:`Updater.apply`) of the representation
         the relations are stored in (no switch: they cannot be bound again)."""
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
             self.last = self.updater.apply(changes)
         return self.last
 
@@ -197,7 +197,7 @@ class Maintained:
         env, layout = self.compiled.type_env, self.compiled.layouts[rel]
         names = [table_name(rel, v) for v in ("plus", "minus")]
         made = [self.updater.plan.tables[n] for n in names if n not in self.updater.empty]
-        with self.runner.running(), engine_errors():  # both in one Spark job
+        with self.runner.running(), engine_errors(self.compiled.division_sites):  # both in one Spark job
             fetched = dict(zip((t.name for t in made), self.runner.fetch_all(made)))
         plus, minus = ([row_to_record(layout, r, env) for r in fetched.get(n, ())]
                        for n in names)
@@ -206,7 +206,7 @@ class Maintained:
     def records(self, rel: str) -> list:
         """Every row of ``rel`` now, as DDlog values."""
         env, layout = self.compiled.type_env, self.compiled.layouts[rel]
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
             rows = self.runner.fetch(self.updater.plan.relations[rel])
         return [row_to_record(layout, r, env) for r in rows]
 
@@ -219,7 +219,7 @@ class Maintained:
         sources = self._change_sources(rel)
         if not sources:
             return self._unchanged_frame(rel)
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
             return self.runner.frame_of(self._frame_query(rel, sources))
 
     def _frame_query(self, rel: str, sources: tuple) -> exp.Expression:
@@ -242,7 +242,7 @@ class Maintained:
         transaction (made with the maintained program, see ``__init__``)."""
         frame = self._unchanged.get(rel)
         if frame is None:
-            with self.runner.running(), engine_errors():
+            with self.runner.running(), engine_errors(self.compiled.division_sites):
                 frame = self._unchanged[rel] = self.runner.frame_of(
                     self._frame_query(rel, ()))
         return frame
@@ -252,7 +252,7 @@ class Maintained:
         transaction's)."""
         rel = self._resolve(rel)
         table, query = self._change_query(rel, self._change_sources(rel))
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
             self.runner.materialize(table, query, True)
         self.updater.rows[table.name] = 0  # dropped with the transaction's tables
         return table
@@ -301,7 +301,7 @@ class Maintained:
         """Save every relation to ``directory`` (Parquet files, see
         :mod:`dl2sql.api.state`), atomically: a later process opens it with
         ``Program.maintain(state=directory)``."""
-        with self.runner.running(), engine_errors():
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
             try:
                 state.save(self, directory)
             except OSError as e:

@@ -30,13 +30,16 @@ from dl2sql.api.state import current, loaders, read_manifest, representation
 from dl2sql.incremental.execute import Choice
 from dl2sql.io.files import require_record_form
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
-from dl2sql.compiler.emit import create_view, load_text, transform_text
+from dl2sql.compiler.emit import create_view, load_text, refuse_text, transform_text
 from dl2sql.diagnostics import InputError, suggest
 from dl2sql.engines import Settings, engine_of
 from dl2sql.engines import engine as get_engine
 from dl2sql.passes.bags import is_bag
-from dl2sql.plan.nodes import Append, Load, Materialize, Rename, Transform
+from dl2sql.plan import limits
+from dl2sql.plan.nodes import Append, Load, Materialize, Refuse, Rename, Transform
 from dl2sql.plan.walk import walk
+from dl2sql.runner.heartbeat import reported
+from dl2sql.runner.interrupts import interruptible
 from dl2sql.runtime.convert import to_sql
 from dl2sql.sqlgen.trees import select_all, table
 
@@ -115,12 +118,16 @@ class Program:
                 out.append(f"-- {transform_text(s)}")
             elif isinstance(s, Load):
                 out.append(f"-- {load_text(s)}")
+            elif isinstance(s, Refuse):
+                out.append(f"-- {refuse_text(s)}")
         return out
 
     # ------------------------------------------------------------------ running
     def run(self, spark=None, inputs: Optional[dict] = None, engine: str = "spark",
             master: Optional[str] = None, progress=None, con=None,
-            checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None) -> dict:
+            checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None,
+            max_iterations: Optional[int] = None,
+            report_after: Optional[float] = None) -> dict:
         """Evaluate the program; the output relations by name.
 
         On Spark (the default) ``spark`` is used as it is — any master, a cluster
@@ -133,16 +140,33 @@ class Program:
         ``con`` or a fresh in-memory database.
 
         Outputs stay readable until :meth:`close`, or as long as the caller holds them
-        (reliable checkpoint files: until the end of the process at the latest)."""
+        (reliable checkpoint files: until the end of the process at the latest).
+
+        A recursive stratum that runs more than ``max_iterations`` iterations fails
+        with a :class:`~dl2sql.diagnostics.RuntimeFailure` naming the relations still
+        growing (default: no limit but the plan's own million); with a limit, DuckDB
+        evaluates recursion by counted loops instead of recursive queries. With
+        ``report_after`` (seconds) a run that takes longer prints a progress line on
+        stderr every few seconds (default: none; the CLI's is 10 s). Ctrl-C (SIGINT)
+        stops the run in the main thread within a second or two, on both engines, with
+        KeyboardInterrupt."""
+        with interruptible(), limits.iteration_limit(max_iterations), \
+                reported(progress, report_after) as progress:
+            return self._run(spark, inputs, engine, master, progress, con, checkpoint_dir,
+                             partitions)
+
+    def _run(self, spark, inputs, engine, master, progress, con, checkpoint_dir,
+             partitions) -> dict:
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))
         self._runners.add(runner)
         self._last_run = None
         # partitions=0: loop tables are not kept partitioned (the plan carries no keys)
-        loops = (dataclasses.replace(get_engine(engine).loops, partitioned=False)
+        loops = (limits.counted_policy(dataclasses.replace(get_engine(engine).loops,
+                                                           partitioned=False))
                  if partitions == 0 else None)
         self.last_compiled = self._evaluate(runner, inputs or {}, progress, loops)
-        plan = self.last_compiled.plan_for(runner.engine)
+        plan = self.last_compiled.plan_for(runner.engine, loops)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
         frame = engine_of(runner).frame
@@ -154,7 +178,8 @@ class Program:
     def maintain(self, inputs: Optional[dict] = None, engine: str = "spark", spark=None,
                  master: Optional[str] = None, con=None, progress=None,
                  state: Optional[str] = None, choice: Optional[Choice] = None,
-                 checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None):
+                 checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None,
+                 max_iterations: Optional[int] = None, report_after: Optional[float] = None):
         """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
@@ -165,7 +190,17 @@ class Program:
         ``choice`` says when a stratum is recomputed rather than maintained
         (:class:`~dl2sql.incremental.execute.Choice`; the default was measured).
         ``checkpoint_dir`` and ``partitions`` are :meth:`run`'s: on a cluster, the
-        stored relations survive lost executors only in a checkpoint directory."""
+        stored relations survive lost executors only in a checkpoint directory.
+        ``max_iterations`` and ``report_after`` are :meth:`run`'s, for this evaluation
+        (the transactions of ``apply`` run under the limit in force where they run,
+        :func:`dl2sql.plan.limits.iteration_limit`)."""
+        with interruptible(), limits.iteration_limit(max_iterations), \
+                reported(progress, report_after) as progress:
+            return self._maintain(inputs, engine, spark, master, con, progress, state,
+                                  choice, checkpoint_dir, partitions)
+
+    def _maintain(self, inputs, engine, spark, master, con, progress, state, choice,
+                  checkpoint_dir, partitions):
         choice = choice or Choice()
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))

@@ -1,7 +1,8 @@
 """Rules, FTL statements and declarations, and the module that holds them."""
 from __future__ import annotations
 
-from typing import Optional, Union
+from dataclasses import field
+from typing import Callable, Optional, Union
 
 from dl2sql.ast.base import node
 from dl2sql.ast.exprs import Attribute, Expr, FieldArg
@@ -267,8 +268,23 @@ class ApplyDecl:
     outputs: tuple[str, ...]
 
 
+@node
+class FactTable:
+    """The facts of one relation written one per line as literals (``Edge(1, 2).``),
+    read without the grammar (:mod:`dl2sql.syntax.facts`): ``rows`` holds each fact's
+    values as written, ``offsets`` its ``(start, end)`` in ``text`` (the module's text,
+    comments blanked). ``reparse`` turns them back into :class:`Rule` s, for the
+    checker when it cannot take them as data."""
+
+    span: Span
+    relation: str
+    rows: tuple[tuple, ...]
+    offsets: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+    reparse: Optional[Callable[[], tuple]] = field(default=None, compare=False, repr=False)
+
+
 Decl = Union[Import, TypeDef, RelationDecl, FunctionDef, Rule, ForStatement, IndexDecl,
-             TransformerDecl, ApplyDecl]
+             TransformerDecl, ApplyDecl, FactTable]
 
 
 @node

@@ -9,6 +9,7 @@ import argparse
 import difflib
 import importlib.util
 import inspect
+import signal
 import sys
 import warnings
 from typing import Optional
@@ -19,11 +20,17 @@ from dl2sql.cli.run_command import integers_text, run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
 from dl2sql.compiler.emit import emit, is_helper
+from dl2sql.compiler.spark_script import script_options, spark_script
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 decode_source, read_source, user_error_text)
 from dl2sql.engines import ENGINES, ORACLE, Settings
 from dl2sql.engines import engine as get_engine
 from dl2sql.replay.session import replay
+from dl2sql.plan.limits import iteration_limit
+from dl2sql.plan.nodes import Loop
+from dl2sql.runner.heartbeat import report_after, reported
+from dl2sql.runner.interrupts import (Terminated, exit_code, interrupt_for, interruptible,
+                                      message, stopping)
 from dl2sql.runner.progress import RecordingProgress
 from dl2sql.sqlgen.dialects import DIALECTS
 from dl2sql.types.model import NARROW, WIDE
@@ -59,12 +66,21 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"dl2sql {dl2sql.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    c = sub.add_parser("compile", help="print a compilation stage (SQL by default)")
+    c = sub.add_parser("compile", help="print the program as SQL (a Spark SQL script by "
+                                       "default) or a compilation stage")
     c.add_argument("program")
     c.add_argument("--dialect", choices=sorted(DIALECTS), default="spark",
                    help="SQL dialect to print")
-    c.add_argument("--emit", choices=STAGES,
-                   default="sql", help="compilation stage to print")
+    c.add_argument("--emit", choices=STAGES + ("script",), default=None,
+                   help="what to print: `script` (Spark SQL that runs by itself; the "
+                        "default for --dialect spark), `sql` (the plan's statements; the "
+                        "default for duckdb) or an earlier stage")
+    c.add_argument("--input", dest="script_inputs", action="append", default=[],
+                   metavar="REL=TABLE", help="script: read input relation REL from TABLE "
+                                             "(default: the table or view named REL)")
+    c.add_argument("--schema", default="", help="script: create its tables in this schema")
+    c.add_argument("--prefix", default="", help="script: begin the name of every table it "
+                                                "creates with this")
     c.add_argument("--integers", choices=(NARROW, WIDE), default=None,
                    help="how the plan stores values of bigint, bit<N> and signed<N> (N > "
                         "64): narrow, DECIMAL(38,0) (what a run starts with), or wide, "
@@ -90,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--explain", action="store_true",
                    help="at the end, print to stderr how each stratum was brought up to "
                         "date at the commits (method, number of commits, seconds)")
+    r.add_argument("--quiet", action="store_true",
+                   help="no progress lines (printed on stderr once a run takes over 10 s)")
+    _limits(r)
     _common(r)
 
     u = sub.add_parser("run", help="evaluate a program on files: one file per relation "
@@ -111,10 +130,13 @@ def _parser() -> argparse.ArgumentParser:
                         "RELATION.insert_or_update.csv; any format), the outputs are the "
                         "changes of the output relations (with a weight column), and DIR "
                         "is updated atomically (created by the first run)")
-    u.add_argument("--quiet", action="store_true", help="no progress display")
+    u.add_argument("--quiet", action="store_true",
+                   help="no progress display, no progress lines (printed on stderr once "
+                        "a run takes over 10 s), no summary line")
     u.add_argument("--explain", action="store_true",
                    help="after the run, print the strata, the plan and the row counts "
                         "of every iteration")
+    _limits(u)
     _common(u)
 
     k = sub.add_parser("check", help="replay on Spark and DuckDB and report differences")
@@ -134,6 +156,25 @@ def _spark_options(p: argparse.ArgumentParser) -> None:
                         "not fail the run; default: the session's spark.checkpoint.dir")
     p.add_argument("--partitions", type=int, default=None, metavar="N",
                    help="hash partitions of loop tables (default: the session's cores)")
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return n
+
+
+def _limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-iterations", type=_positive, default=None, metavar="N",
+                   help="fail when a recursive stratum runs more than N iterations, "
+                        "naming the relations still growing (a recursion that keeps "
+                        "making new values never ends); on DuckDB recursion then runs "
+                        "as counted loops instead of recursive queries; default: no "
+                        "limit")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -170,14 +211,46 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def _main(args) -> int:
+    signum = None
     try:
-        return _dispatch(args)
+        # Ctrl-C and SIGTERM stop engines and clean up (dl2sql.runner.interrupts)
+        with interruptible(hard=True), iteration_limit(getattr(args, "max_iterations", None)):
+            try:
+                return _dispatch(args)
+            except Exception as e:
+                if interrupt_for(e) is None:  # not a failure because of a signal
+                    raise
+                signum = stopping()
+    except KeyboardInterrupt as e:
+        signum = signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT
     except (CompileError, RuntimeFailure, InputError) as e:
         print(user_error_text(e), file=sys.stderr)
         return 1
     except OSError as e:
         print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
+    print(message(signum), file=sys.stderr)
+    return exit_code(signum)
+
+
+NEEDS_DRIVER = ("-- These statements are dl2sql's plan: the loops between `-- repeat` and "
+                "`-- until` need\n-- dl2sql's driver (`dl2sql run`, the Python API). "
+                "`dl2sql compile --dialect spark`\n-- prints a Spark SQL script that runs "
+                "by itself.\n")
+
+
+def _has_loop(statements) -> bool:
+    return any(isinstance(s, Loop) or _has_loop(getattr(s, "doubling", ()))
+               or _has_loop(getattr(s, "linear", ())) for s in statements)
+
+
+def script_text(program, args) -> str:
+    """The Spark SQL script ``dl2sql compile`` prints (:mod:`dl2sql.compiler.spark_script`)."""
+    if args.dialect != "spark":
+        raise InputError("a script is Spark SQL: use `--emit script` with --dialect spark "
+                         "(DuckDB's statements need dl2sql's loop: `dl2sql run`)")
+    return spark_script(program, script_options(program, args.script_inputs, args.schema,
+                                                args.prefix))
 
 
 def _dispatch(args) -> int:
@@ -185,7 +258,13 @@ def _dispatch(args) -> int:
                            args.output_internal_relations)
     if args.command == "compile":
         shown = program.represented(args.integers) if args.integers else program
-        sys.stdout.write(emit(shown, args.emit, args.dialect, args.internal))
+        stage = args.emit or ("script" if args.dialect == "spark" else "sql")
+        if stage == "script":
+            sys.stdout.write(script_text(shown, args))
+        else:
+            if stage == "sql" and _has_loop(shown.plan_for(args.dialect).statements):
+                sys.stdout.write(NEEDS_DRIVER)
+            sys.stdout.write(emit(shown, stage, args.dialect, args.internal))
         return 0
     if args.command == "run":
         return run_files(program, args, load_externs(args.externs), sys.stdout, sys.stderr)
@@ -237,9 +316,17 @@ def load_externs(path: Optional[str]) -> dict:
 def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
     runner = make_runner(engine, args)
+    explain = RecordingProgress() if getattr(args, "explain", False) else None
+    after = None if getattr(args, "quiet", False) else report_after()
+    with reported(explain, after) as progress:
+        return _replay_on(runner, program, args, commands, name, init_snapshot, out, err,
+                          externs, explain, progress)
+
+
+def _replay_on(runner, program, args, commands, name, init_snapshot, out, err, externs,
+               explain, progress) -> int:
     try:
-        explain = RecordingProgress() if getattr(args, "explain", False) else None
-        driven = evaluation(program, runner, externs, args.recompute, explain)
+        driven = evaluation(program, runner, externs, args.recompute, progress)
         code = replay(driven, commands, out, err, init_snapshot=init_snapshot, filename=name)
         if explain is not None:
             live = getattr(driven, "live", None)  # a maintained program, once started

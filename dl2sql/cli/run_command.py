@@ -12,6 +12,7 @@ from dl2sql.compiler.emit import emit, is_helper
 from dl2sql.diagnostics import Dl2sqlWarning, InputError
 from dl2sql.io.files import (CHANGE_KINDS, change_files, check_output_format, file_stem,
                              input_files, unnamed_inputs, write_outputs)
+from dl2sql.runner.heartbeat import report_after
 from dl2sql.runner.progress import RecordingProgress, RichProgress, switch_text
 from dl2sql.types.model import NARROW
 
@@ -52,7 +53,8 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     live = None if args.quiet else RichProgress()  # draws only on a terminal
     started = time.perf_counter()
     options = dict(inputs=files, engine=args.engine, master=args.master,
-                   checkpoint_dir=args.checkpoint_dir, partitions=args.partitions)
+                   checkpoint_dir=args.checkpoint_dir, partitions=args.partitions,
+                   report_after=None if args.quiet else report_after())
     with program:  # its checkpoint files go once the outputs are written
         if live is not None:
             with live:
@@ -115,7 +117,8 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
     started = time.perf_counter()
     spark_options = dict(engine=args.engine, master=args.master,
                          checkpoint_dir=getattr(args, "checkpoint_dir", None),
-                         partitions=getattr(args, "partitions", None))
+                         partitions=getattr(args, "partitions", None),
+                         report_after=None if args.quiet else report_after())
     spark = None
     if "://" in args.state and args.engine == "spark":  # a Hadoop URL: the session reaches it
         from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow

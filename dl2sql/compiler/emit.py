@@ -7,7 +7,7 @@ from sqlglot import exp
 
 from dl2sql.ast import nodes as A
 from dl2sql.compiler.pipeline import ENGINE_PASSES, PASSES, CompiledProgram
-from dl2sql.plan.nodes import Append, Load, Loop, Materialize, Rename, Transform
+from dl2sql.plan.nodes import Append, Load, Loop, Materialize, Refuse, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.ra.nodes import GroupBlock
 from dl2sql.types.pretty import expr_to_str, rule_to_str
@@ -210,12 +210,19 @@ def _plan_lines(stmts, dialect, sql, lines, depth) -> None:
             lines.append(f"{pad}{c}{transform_text(s)}")
         elif isinstance(s, Load):
             lines.append(f"{pad}{c}{load_text(s)}{_partitioned(s.target)}")
+        elif isinstance(s, Refuse):
+            lines.append(f"{pad}{c}{refuse_text(s)}")
 
 
 def transform_text(s: Transform) -> str:
     """One line for a user transformer's statement (it runs Python, not SQL)."""
     return (f"{', '.join(t.name for t in s.outputs)} := transformer {s.transformer}"
             f"({', '.join(t.name for t in s.inputs)}), a Python callable on DataFrames")
+
+
+def refuse_text(s: Refuse) -> str:
+    """One line for a check (the runner reads the table, and fails on a row)."""
+    return f"fail if {s.table.name} has a row: {s.message}"
 
 
 def load_text(s: Load) -> str:

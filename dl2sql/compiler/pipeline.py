@@ -13,6 +13,7 @@ program in another (its plans kept with the others).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -29,8 +30,10 @@ from dl2sql.engines import ENGINES, ORACLE
 from dl2sql.incremental.build import build_update
 from dl2sql.incremental.nodes import UpdatePlan
 from dl2sql.plan.build import build_plan
+from dl2sql.plan.key_checks import check_input_keys
 from dl2sql.plan.constants import Program as ConstantProgram
 from dl2sql.plan.constants import fold_constants
+from dl2sql.plan.limits import counted_policy
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.nodes import Plan
@@ -46,6 +49,8 @@ from dl2sql.syntax.ftl import desugar_ftl
 from dl2sql.syntax.loader import load_modules
 from dl2sql.types import typed as T
 from dl2sql.types.check import check_program
+from dl2sql.types.divisions import division_sites
+from dl2sql.types.check_whole import foreign_libraries
 from dl2sql.types.model import WIDE, RelationInfo, TypeEnv
 from dl2sql.types.symbols import Symbols
 
@@ -72,6 +77,9 @@ class CompiledProgram:
     symbols: Optional[Symbols] = None
     typed_rules: list[T.CoreRule] = field(default_factory=list)  # as the user wrote them
     rules: list[T.CoreRule] = field(default_factory=list)  # aggregations split
+    # relation -> rows written as facts, taken as data (dl2sql.types.check_facts):
+    # loaded by the plan, no rule each
+    facts: dict = field(default_factory=dict)
     relations: dict[str, RelationInfo] = field(default_factory=dict)
     functions: dict = field(default_factory=dict)  # (name, targs) -> FunctionIR
     indexes: dict = field(default_factory=dict)  # qualified name -> IndexInfo
@@ -121,8 +129,16 @@ class CompiledProgram:
         replaces the engine's loop policy (benchmarks and tests compare policies)."""
         return self.engine_stage(engine, "sql", loops)
 
+    @functools.cached_property
+    def division_sites(self) -> tuple[str, ...]:
+        """The rules (and functions) that divide integers by what may be zero, which a
+        run's division by zero names (:mod:`dl2sql.types.divisions`)."""
+        return division_sites(self.typed_rules, self.functions)
+
     def engine_stage(self, engine: str, stage: str, loops: Optional[LoopPolicy] = None) -> Plan:
         """The plan after the engine pass named ``stage`` (:data:`ENGINE_PASSES`)."""
+        if loops is None:  # the engine's, counted where an iteration limit is in force
+            loops = counted_policy(ENGINES[engine].loops)
         key = (engine, loops, self.representation)
         if key not in self._engine_stages:
             self._engine_stages[key] = run_engine_passes(self, engine, loops)
@@ -131,9 +147,9 @@ class CompiledProgram:
     def update_for(self, engine: str) -> UpdatePlan:
         """The plan that applies a transaction on ``engine``, its SQL built (made on
         first use: only maintained programs need it)."""
-        key = (engine, "update", self.representation)
+        policy = counted_policy(ENGINES[engine].loops)  # see dl2sql.plan.limits
+        key = (engine, "update", self.representation, policy)
         if key not in self._engine_stages:
-            policy = ENGINES[engine].loops
             planned = build_update(LoopProgram(self.strata, self.blocks, self.layouts,
                                                self.closures, self.type_env),
                                    {r: self.relations[r] for r in self.input_relations()},
@@ -182,7 +198,8 @@ def desugar(p: CompiledProgram) -> CompiledProgram:
 
 def check(p: CompiledProgram) -> CompiledProgram:
     """Resolve names and infer and check types: typed rules and functions."""
-    checked = check_program(p.modules)
+    s = p.source
+    checked = check_program(p.modules, foreign_libraries(p.modules, s.path, s.lib_dirs))
     relations = dict(checked.symbols.relations)
     if p.source.output_internal:
         relations = {r: dataclasses.replace(i, role="output") if i.role == "internal" else i
@@ -191,7 +208,7 @@ def check(p: CompiledProgram) -> CompiledProgram:
     return dataclasses.replace(p, symbols=checked.symbols, typed_rules=rules,
                                rules=rules, relations=relations,
                                functions=functions, indexes=checked.indexes,
-                               transforms=checked.transforms)
+                               transforms=checked.transforms, facts=checked.facts)
 
 
 def function_values(p: CompiledProgram) -> CompiledProgram:
@@ -209,7 +226,8 @@ def function_values(p: CompiledProgram) -> CompiledProgram:
 
 
 def aggregations(p: CompiledProgram) -> CompiledProgram:
-    """Each ``group_by`` to two helper relations (``__groupN_rows``, ``__groupN``)."""
+    """Each ``group_by`` to two helper relations (``R__groupN_rows`` and ``R__groupN``,
+    after the head ``R``)."""
     rules, added = split_aggregations(p.rules, p.symbols)
     relations = mark_bags(rules, {**p.relations, **added}, keep_counts=p.transactional)
     return dataclasses.replace(p, rules=rules, relations=relations)
@@ -272,8 +290,8 @@ def plan(p: CompiledProgram) -> CompiledProgram:
     """The statements that evaluate the strata in order, without SQL; each recursive
     stratum a fixpoint still to be planned."""
     bags = frozenset(r for r, i in p.relations.items() if is_bag(i))
-    return dataclasses.replace(p, plan=build_plan(p.strata, p.blocks, p.input_relations(),
-                                                  p.layouts, bags))
+    built = build_plan(p.strata, p.blocks, p.input_relations(), p.layouts, bags, p.facts)
+    return dataclasses.replace(p, plan=check_input_keys(built, p.relations, p.layouts))
 
 
 def constants(p: CompiledProgram, planned: Plan, engine: str, policy: LoopPolicy) -> Plan:

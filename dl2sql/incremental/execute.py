@@ -15,7 +15,6 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
 from dl2sql.incremental.choice import Choice, History
@@ -25,7 +24,9 @@ from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDrive
                                       OverDeletion, Refuse, StratumUpdate, UpdatePlan,
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
-from dl2sql.plan.interpret import loop_settings, run_statements
+from dl2sql.plan import limits
+from dl2sql.plan.interpret import (counted_relations, loop_settings, refuse_rows,
+                                   run_statements)
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
 
 
@@ -337,10 +338,7 @@ class Updater:
                         self._run(stmt.otherwise)
             elif isinstance(stmt, Refuse):
                 if stmt.table.name not in self.empty:
-                    rows = self.runner.fetch(stmt.table)
-                    shown = ", ".join(str(tuple(r)) for r in rows[:3])
-                    raise InputError(f"{stmt.message}: {shown}"
-                                     f"{', ...' if len(rows) > 3 else ''}")
+                    refuse_rows(stmt, self.runner.fetch(stmt.table))
             elif self.bags is None or not self.bags.run(stmt):
                 raise TypeError(f"not an update statement: {stmt!r}")
 
@@ -460,10 +458,14 @@ class Updater:
 
     def _iterate(self, loop: Loop, over: Optional[OverDeletion]) -> None:
         iteration, outer = 0, self.counted
+        counts: dict = {}
+        relations = counted_relations(loop)
+        on_statement = getattr(self.progress, "on_statement", None)
+        if on_statement is not None:  # a report of a long run names the stratum
+            on_statement(loop.stratum, loop)
         while True:
-            if iteration >= loop.max_iterations:
-                raise RuntimeFailure(f"{loop.stratum} did not converge within "
-                                     f"{loop.max_iterations} iterations")
+            # the plan's bound, the user's (--max-iterations) and the planner's deadline
+            limits.check(loop.stratum, iteration, loop.max_iterations, counts, relations)
             t0 = time.perf_counter()
             self.counted = {}
             self._run(loop.body)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from dl2sql.plan.nodes import Loop, Materialize, Table
+from dl2sql.plan.nodes import Loop, Materialize, Refuse, Table  # noqa: F401 (Refuse: one node for both plans)
 
 
 @dataclass(frozen=True)
@@ -39,17 +39,6 @@ class Enough:
     relation: str
     why: str = "many groups touched"
     share: str = "recompute_share"
-
-
-@dataclass(frozen=True)
-class Refuse:
-    """A check of a transaction: when ``table`` (made by an earlier statement) has a row,
-    the transaction fails with ``message`` (its rows shown after it) and changes
-    nothing. Inserting a row whose primary key another row holds is refused, as DDlog
-    refuses it."""
-
-    table: Table
-    message: str
 
 
 @dataclass(frozen=True)

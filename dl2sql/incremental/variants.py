@@ -20,7 +20,7 @@ import dataclasses
 
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Part, Rows
-from dl2sql.ra.lower import record_of
+from dl2sql.ra.lower import key_of  # noqa: F401 (build and modify import it from here)
 from dl2sql.ra.nodes import Block, RelationLayout, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -141,33 +141,3 @@ def reads(blocks: list[Block]) -> set[str]:
     return out
 
 
-def key_of(key: T.TExpr, layout: RelationLayout, alias: str) -> T.TExpr:
-    """A primary key's expression (over the record, ``TVarRef``) over the columns of
-    the source ``alias`` of a relation stored with ``layout``; a field of a record
-    stored flat is its column."""
-    record = record_of(layout, alias)
-    names = [n for n, _ in layout.columns]
-
-    def sub(e):
-        if isinstance(e, T.TVarRef):
-            return record
-        if isinstance(e, T.TGetField):
-            inner = sub(e.expr)
-            if inner is record and isinstance(record, T.TStruct) and e.field in names:
-                return record.args[names.index(e.field)]
-            return dataclasses.replace(e, expr=inner)
-        if not dataclasses.is_dataclass(e):
-            return e
-        changed = {}
-        for f in dataclasses.fields(e):
-            v = getattr(e, f.name)
-            if isinstance(v, tuple):
-                changed[f.name] = tuple(sub(x) if _is_expr(x) else x for x in v)
-            elif _is_expr(v):
-                changed[f.name] = sub(v)
-        return dataclasses.replace(e, **changed)
-    return sub(key)
-
-
-def _is_expr(v) -> bool:
-    return dataclasses.is_dataclass(v) and not isinstance(v, type) and hasattr(v, "type")

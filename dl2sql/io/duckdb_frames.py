@@ -8,7 +8,7 @@ import functools
 from sqlglot import exp
 
 from dl2sql.diagnostics import InputError, first_line, overflow_failure
-from dl2sql.io.text_scan import file_problem, header_problem
+from dl2sql.io.text_scan import file_problem, header_problem, in_file
 from dl2sql.plan.nodes import Table
 from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.sqlgen.canonical import input_failure, input_projection
@@ -115,7 +115,7 @@ class DuckDBInput:
             raise InputError(self._located() or str(e)) from None
         found = dict(zip(rel.columns, (str(t) for t in rel.types)))
         path = self.source.lower() if isinstance(self.source, str) else ""
-        view = f"__dl2sql_input_{table.name}"
+        view = f"dl2sql__input__{table.name}"  # `__` inside: never a user relation's
         if path.endswith(".csv"):
             typed = self._csv_columns(list(found)).from_(exp.to_identifier(view, quoted=True))
         else:
@@ -139,7 +139,7 @@ class DuckDBInput:
             con.execute(create.sql(dialect="duckdb"))
         except Exception as e:
             overflow_failure(e)  # a NARROW plan's value beyond 38 digits: the run goes WIDE
-            message = self._located() or input_failure(e)
+            message = self._located() or in_file(self.source, input_failure(e))
             if message is not None:
                 raise InputError(message) from None
             raise InputError(f"input relation `{self.relation}`: its values do not fit the "

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from dl2sql.diagnostics import InputError, first_line, overflow_failure, root_cause
 from dl2sql.io.duckdb_frames import is_pandas_frame
-from dl2sql.io.text_scan import file_problem, header_problem
+from dl2sql.io.text_scan import file_problem, header_problem, in_file
 from dl2sql.plan.nodes import Column, Table
 from dl2sql.runner.spark_session import without_pandas_warning
 from dl2sql.runner.spark_types import schema_ddl
@@ -170,7 +170,8 @@ class SparkInput:
             raise
         except Exception as e:
             overflow_failure(e)  # a NARROW plan's value beyond 38 digits: the run goes WIDE
-            message = file_problem(self.relation, self.source, self.columns) or input_failure(e)
+            message = (file_problem(self.relation, self.source, self.columns)
+                       or in_file(self.source, input_failure(e)))
             if message is None and isinstance(self.source, str):
                 message = (f"input relation `{self.relation}`: cannot read "
                            f"`{self.source}`: {root_cause(e)}")

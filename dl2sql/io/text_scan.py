@@ -135,6 +135,14 @@ def _json_scalar_problem(t: Type, value) -> Optional[str]:
     return None
 
 
+def in_file(source, message: Optional[str]) -> Optional[str]:
+    """``message`` about a value of an input read from ``source``, naming the file
+    where the source is one (a Parquet file's rows have no lines to point at)."""
+    if message is None or not isinstance(source, str):
+        return message
+    return f"{source}: {message}"
+
+
 def file_problem(relation: str, source, columns) -> Optional[str]:
     """The first problem, with its line, of input file ``source`` (a local ``.csv`` or
     ``.json`` file; anything else gives None)."""

@@ -42,11 +42,11 @@ def _split(rule: T.CoreRule, syms: Symbols, added: dict) -> list[T.CoreRule]:
     if at is None:
         return [rule]
     group: T.CGroup = rule.body[at]
-    module = rule.heads[0].relation.rsplit("::", 1)[0] if "::" in rule.heads[0].relation \
-        else ""
+    # named after the head with `__` inside, which no user relation may have
+    # (:mod:`dl2sql.types.check_names`): `Dist__group1` cannot meet a user's name
+    head = rule.heads[0].relation
     n = len(added) // 2 + 1
-    prefix = f"{module}::" if module else ""
-    rows_rel, group_rel = f"{prefix}__group{n}_rows", f"{prefix}__group{n}"
+    rows_rel, group_rel = f"{head}__group{n}_rows", f"{head}__group{n}"
 
     variables = bound_variables(rule.body[:at])
     rows_fields = tuple(variables) + ((VALUE, group.proj.type),)

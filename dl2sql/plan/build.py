@@ -4,7 +4,7 @@ stratum, which loop planning (:mod:`dl2sql.plan.loops`) turns into statements.""
 from __future__ import annotations
 
 from dl2sql.passes.stratify import Stratum
-from dl2sql.plan.nodes import (Column, Fixpoint, Materialize, Plan, Rows, Scan, Table,
+from dl2sql.plan.nodes import (Column, Fixpoint, Load, Materialize, Plan, Rows, Scan, Table,
                                Transform, Union)
 from dl2sql.ra.nodes import Block, RelationLayout
 
@@ -23,9 +23,13 @@ def relation_table(layouts: dict[str, RelationLayout], rel: str, version: str = 
 
 
 def build_plan(strata: list[Stratum], blocks: dict[str, list[Block]], inputs: list[str],
-               layouts: dict[str, RelationLayout], bags: frozenset = frozenset()) -> Plan:
+               layouts: dict[str, RelationLayout], bags: frozenset = frozenset(),
+               facts: dict | None = None) -> Plan:
     """The whole plan; ``blocks`` maps each head relation to its blocks; the relations
-    in ``bags`` keep duplicate rows (:mod:`dl2sql.passes.bags`)."""
+    in ``bags`` keep duplicate rows (:mod:`dl2sql.passes.bags`); those in ``facts``
+    (no rule each) are loaded with the rows the program writes as facts
+    (:mod:`dl2sql.types.check_facts`)."""
+    facts = facts or {}
     statements: list = []
     input_tables = []
     for rel in inputs:
@@ -48,6 +52,12 @@ def build_plan(strata: list[Stratum], blocks: dict[str, list[Block]], inputs: li
             statements.append(transform_statement(s.transform, layouts))
             continue
         rel = s.relations[0]
+        if rel in facts:
+            # rows as data: as SQL text (a VALUES list or a UNION per fact) they cost
+            # the compiler, the printer and the engine's parser far more than a load
+            statements.append(Load(relation_table(layouts, rel), facts[rel], "",
+                                   f"{rel}: {len(facts[rel])} facts of the program"))
+            continue
         query = Union(rel, tuple(Rows(b) for b in blocks.get(rel, [])), rel in bags)
         statements.append(Materialize(relation_table(layouts, rel), query, comment=rel))
     relations = {r: relation_table(layouts, r) for r in layouts}

@@ -10,9 +10,10 @@ import contextlib
 import time
 from typing import Optional, Protocol
 
-from dl2sql.diagnostics import RuntimeFailure, runtime_failure
-from dl2sql.plan.nodes import (Append, Choose, Load, Loop, Materialize, Plan, Rename, Stmt,
-                               Table, Transform)
+from dl2sql.diagnostics import InputError, RuntimeFailure, runtime_failure
+from dl2sql.plan import limits
+from dl2sql.plan.nodes import (Append, Choose, Load, Loop, Materialize, Plan, Refuse, Rename,
+                               Stmt, Table, Transform)
 
 
 class Progress(Protocol):
@@ -45,6 +46,7 @@ def execute(plan: Plan, runner, inputs: dict[str, list[tuple]], progress: Option
     """
     for table in plan.inputs:
         data = inputs.get(table.name, ())
+        _announce(progress, f"loading input {table.relation or table.name}", None)
         if hasattr(data, "load_into"):  # a DataFrame, table or file bound by the API
             data.load_into(runner, table)
         else:
@@ -62,6 +64,8 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
                counted: bool = True, transforms: Optional[dict] = None) -> None:
     for stmt in stmts:
         if isinstance(stmt, Materialize):
+            if stmt.comment and not stmt.count:  # a loop's body counts; it is announced
+                _announce(progress, stmt.comment, stmt)
             count = stmt.count and counted
             n = runner.materialize(stmt.target, stmt.query, count)
             if count:
@@ -71,6 +75,7 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
         elif isinstance(stmt, Rename):
             runner.rename(stmt.target, stmt.source)
         elif isinstance(stmt, Loop):
+            _announce(progress, stmt.stratum, stmt)
             _run_loop(stmt, runner, progress)
         elif isinstance(stmt, Choose):
             _run_block(stmt.doubling if _wants_doubling(stmt, runner) else stmt.linear,
@@ -85,8 +90,26 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
                 raise RuntimeFailure(f"transformer `{stmt.transformer}` (applied at "
                                      f"{stmt.origin}) has no implementation bound")
             run(stmt, runner)
+        elif isinstance(stmt, Refuse):
+            refuse_rows(stmt, runner.fetch(stmt.table))
         else:
             raise TypeError(f"not a plan statement: {stmt!r}")
+
+
+def refuse_rows(stmt: Refuse, rows: list) -> None:
+    """Fail with ``stmt``'s message and the first of ``rows``, if there are any."""
+    if rows:  # sorted: the same message on every engine
+        shown = ", ".join(sorted(str(tuple(r)) for r in rows)[:3])
+        raise InputError(f"{stmt.message}: {shown}{', ...' if len(rows) > 3 else ''}")
+
+
+def _announce(progress, what: str, stmt) -> None:
+    """Tell ``progress`` (where it listens, :class:`dl2sql.runner.heartbeat.Heartbeat`)
+    what runs now: a statement of one query may run long (DuckDB's recursive query
+    does a whole recursion), and a report of the run names it."""
+    on_statement = getattr(progress, "on_statement", None)
+    if on_statement is not None:
+        on_statement(what, stmt)
 
 
 def _wants_doubling(choose: Choose, runner) -> bool:
@@ -116,13 +139,10 @@ def _iterate(loop: Loop, runner, progress) -> None:
     counts: dict = {}
     iteration = 0
     largest: Optional[int] = None  # the largest delta counted so far
+    relations = counted_relations(loop)
     while True:
-        if iteration >= loop.max_iterations:
-            sizes = ", ".join(f"{k}={v}" for k, v in counts.items()) or "none counted"
-            raise RuntimeFailure(
-                f"stratum {loop.stratum} did not converge within {loop.max_iterations} "
-                f"iterations; last delta sizes: {sizes}"
-            )
+        # the plan's bound, the user's (--max-iterations) and the planner's deadline
+        limits.check(loop.stratum, iteration, loop.max_iterations, counts, relations)
         t0 = time.perf_counter()
         steps = steps_for(loop, largest)
         counts = {}
@@ -142,6 +162,15 @@ def _iterate(loop: Loop, runner, progress) -> None:
             break
     if progress is not None and hasattr(progress, "on_loop_end"):
         progress.on_loop_end(loop.stratum, iteration, time.perf_counter() - started)
+
+
+def counted_relations(loop: Loop) -> dict[str, str]:
+    """The relation of each table the body of ``loop`` counts (for messages)."""
+    out = {}
+    for stmt in loop.body:
+        if isinstance(stmt, Materialize) and stmt.count and stmt.target.relation:
+            out[stmt.target.name] = stmt.target.relation
+    return out
 
 
 def steps_for(loop: Loop, largest_delta: Optional[int]) -> int:

@@ -44,6 +44,9 @@ from dl2sql.types.model import TSigned, TypeEnv
 # Doubling pays when paths are long and thin: with at most this many edges per source
 # on average (chains, near-functional graphs) each path extends in few ways.
 MAX_DOUBLING_DEGREE = 1.5
+# the end of the comment of a statement that is one recursive query (progress reports
+# name it: its iterations are the engine's, not counted)
+RECURSIVE_QUERY = ": recursive query"
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,7 @@ class _Planner:
         if not base or not steps:
             return None
         query = RecursiveUnion(rel, table_name(rel, "delta"), base, steps)
-        return Materialize(self.table(rel), query, comment=f"{rel}: recursive query")
+        return Materialize(self.table(rel), query, comment=rel + RECURSIVE_QUERY)
 
     def _recursive(self, f: Fixpoint, blocks, keys: dict) -> list:
         single = self._recursive_union(f, blocks)

@@ -240,8 +240,20 @@ class Load:
     comment: str = ""
 
 
+@dataclass(frozen=True)
+class Refuse:
+    """A check: when ``table`` (made by an earlier statement) has a row, the run or
+    transaction fails with ``message`` (its first rows shown after it) and changes
+    nothing. Rows of an input relation that share a primary key are refused, as DDlog
+    refuses them (:mod:`dl2sql.plan.key_checks`; a transaction's,
+    :mod:`dl2sql.incremental.build`)."""
+
+    table: Table
+    message: str
+
+
 Stmt = typing.Union[Materialize, Append, Rename, Patch, Loop, Choose, Fixpoint, Transform,
-                    Load]
+                    Load, Refuse]
 
 
 @dataclass(frozen=True)

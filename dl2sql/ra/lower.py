@@ -1,6 +1,8 @@
 """Lowering of typed rules to select-project-join blocks."""
 from __future__ import annotations
 
+import dataclasses
+
 from dl2sql.ra.inline import Inliner
 from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source, Unnest
 from dl2sql.ra.patterns import field_of, match_pattern
@@ -134,3 +136,35 @@ def lower_rules(rules: list[T.CoreRule], layouts: dict[str, RelationLayout],
     for r in rules:
         out += RuleLowering(layouts, env, inliner, column_names).lower(r)
     return out
+
+
+def key_of(key: T.TExpr, layout: RelationLayout, alias: str) -> T.TExpr:
+    """A primary key's expression (over the record, ``TVarRef``) over the columns of
+    the source ``alias`` of a relation stored with ``layout``; a field of a record
+    stored flat is its column."""
+    record = record_of(layout, alias)
+    names = [n for n, _ in layout.columns]
+
+    def sub(e):
+        if isinstance(e, T.TVarRef):
+            return record
+        if isinstance(e, T.TGetField):
+            inner = sub(e.expr)
+            if inner is record and isinstance(record, T.TStruct) and e.field in names:
+                return record.args[names.index(e.field)]
+            return dataclasses.replace(e, expr=inner)
+        if not dataclasses.is_dataclass(e):
+            return e
+        changed = {}
+        for f in dataclasses.fields(e):
+            v = getattr(e, f.name)
+            if isinstance(v, tuple):
+                changed[f.name] = tuple(sub(x) if _is_expr(x) else x for x in v)
+            elif _is_expr(v):
+                changed[f.name] = sub(v)
+        return dataclasses.replace(e, **changed)
+    return sub(key)
+
+
+def _is_expr(v) -> bool:
+    return dataclasses.is_dataclass(v) and not isinstance(v, type) and hasattr(v, "type")

@@ -20,12 +20,18 @@ _STR_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "a": "\x07", "b": "\x
 
 class DatError(Exception):
     """A malformed command, a value of the wrong type or a failed update; ``line`` is
-    the 1-based line of the offending command (0 if unknown)."""
+    the 1-based line of the offending command (0 if unknown), ``col`` its 1-based
+    column (0 if unknown) and ``width`` how many characters of the line it spans."""
 
-    def __init__(self, message: str, line: int = 0):
+    def __init__(self, message: str, line: int = 0, col: int = 0, width: int = 1):
         super().__init__(message)
         self.message = message
-        self.line = line
+        self.line, self.col, self.width = line, col, width
+
+    def locate(self, cmd: "Command") -> None:
+        """Place an error that has no place yet at the command ``cmd``."""
+        if not self.line or (self.line == cmd.line and not self.col):
+            self.line, self.col, self.width = cmd.line, cmd.col, cmd.width
 
 
 class Incomplete(DatError):
@@ -84,6 +90,8 @@ class Command:
     mutator: Optional[UValue] = None
     text: str = ""
     dump_changes: bool = False
+    col: int = 0  # where the command starts, and its width on that line
+    width: int = 1
     last: bool = True
 
     @property
@@ -104,6 +112,9 @@ class _Parser:
     def line_at(self, pos: int) -> int:
         return bisect.bisect_right(self._line_starts, pos)
 
+    def col_at(self, pos: int) -> int:
+        return pos - self._line_starts[self.line_at(pos) - 1] + 1
+
     # -- lexical helpers; like upstream's `sym`, every token swallows trailing spaces
     def spaces(self) -> None:
         s, i = self.s, self.i
@@ -115,7 +126,8 @@ class _Parser:
         if self.i >= len(self.s):
             return Incomplete(f"unexpected end of input, expected {what}", self.line_at(self.i))
         snippet = self.s[self.i:self.i + 30].split("\n")[0]
-        return DatError(f"expected {what} at `{snippet}`", self.line_at(self.i))
+        return DatError(f"expected {what} at `{snippet}`", self.line_at(self.i),
+                        self.col_at(self.i))
 
     def peek(self, tok: str) -> bool:
         return self.s.startswith(tok, self.i)
@@ -151,7 +163,20 @@ class _Parser:
 
     # -- commands
     def command(self) -> Optional[Command]:
+        """The next command, placed (line, column, width on its first line)."""
         self.spaces()
+        start = self.i
+        cmd = self._command()
+        if cmd is not None:
+            end = self.i  # the command's text on its first line, its spaces left out
+            while end > start and self.s[end - 1] in _SPACES:
+                end -= 1
+            newline = self.s.find("\n", start, end)
+            cmd.col = self.col_at(start)
+            cmd.width = max(1, (end if newline < 0 else newline) - start)
+        return cmd
+
+    def _command(self) -> Optional[Command]:
         if self.i >= len(self.s):
             return None
         start = self.i

@@ -55,21 +55,32 @@ def replay(program, text: str, out: TextIO, err: TextIO, *, init_snapshot: bool 
     except _Stop:
         return 0
     except DatError as e:
-        _report(err, filename, e.line, "error", e.message)
+        _report(err, filename, text, e, "error", e.message)
         return 1
     if isinstance(parse_error, Incomplete):
         # Upstream waits for more input and then reaches EOF: the fragment is dropped.
-        _report(err, filename, parse_error.line, "warning",
+        _report(err, filename, text, parse_error, "warning",
                 f"ignoring incomplete command at end of input ({parse_error.message})")
     elif parse_error is not None:
-        _report(err, filename, parse_error.line, "error", f"invalid input: {parse_error.message}")
+        _report(err, filename, text, parse_error, "error",
+                f"invalid input: {parse_error.message}")
         return 1
     return 0
 
 
-def _report(err: TextIO, filename: str, line: int, severity: str, message: str) -> None:
-    where = f"{filename}:{line}" if line else filename
-    err.write(f"{where}: {severity}: {message}\n")
+def _report(err: TextIO, filename: str, text: str, where: DatError, severity: str,
+            message: str) -> None:
+    """``file:line:col: severity: message``, then the line quoted with a caret under
+    the command (or token) at fault, as the compiler reports a program's errors."""
+    line, col = where.line, where.col
+    place = filename + (f":{line}" if line else "") + (f":{col}" if line and col else "")
+    out = [f"{place}: {severity}: {message}"]
+    lines = text.splitlines() if line and col else []
+    if 1 <= line <= len(lines):
+        src = lines[line - 1].replace("\t", " ")
+        width = max(1, min(where.width, len(src) - col + 1))
+        out += [src, " " * (col - 1) + "^" + "~" * (width - 1)]
+    err.write("\n".join(out) + "\n")
     err.flush()
 
 
@@ -126,8 +137,7 @@ class _Session:
         try:
             self._execute(cmd)
         except DatError as e:
-            if e.line == 0:
-                e.line = cmd.line
+            e.locate(cmd)
             raise flush_error or e
         if flush_error is not None:
             raise flush_error
@@ -397,7 +407,9 @@ class _Session:
         if not batch:
             return
         if self.working_in is None:
-            raise DatError("apply_updates: no transaction in progress", batch[0][0].line)
+            error = DatError("apply_updates: no transaction in progress")
+            error.locate(batch[0][0])
+            raise error
         # Upstream sends nothing of a batch that fails part-way.
         saved = {n: dict(d) for n, d in self.working_in.items()}
         for cmd, value in batch:
@@ -405,7 +417,7 @@ class _Session:
                 self._apply(cmd, value)
             except DatError as e:
                 self.working_in = saved
-                e.line = e.line or cmd.line
+                e.locate(cmd)
                 raise
 
     def _input(self, name: str):

@@ -19,6 +19,7 @@ from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
 from dl2sql.runner.duckdb_held import HeldRows
+from dl2sql.runner import interrupts
 from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 
 # Rows are sent in chunks so that a very large input does not build one giant
@@ -115,6 +116,11 @@ class DuckDBRunner:
         self._kept = HeldRows()  # held tables and deferred patches (duckdb_held.py)
         self._begin_due = False  # inside transaction(), before its first statement
         self._names: dict[int, tuple[exp.Expression, frozenset]] = {}  # see _reads
+        interrupts.watch(self)  # Ctrl-C stops its running statement
+
+    def interrupt(self) -> None:
+        """Stop the statement running now (called from another thread); it fails."""
+        self._con.interrupt()
 
     @property
     def con(self):

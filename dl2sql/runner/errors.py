@@ -17,7 +17,9 @@ import re
 
 from dl2sql.diagnostics import (DECIMAL_OVERFLOW, DecimalOverflow, InputError, RuntimeFailure,
                                 overflow_failure)
+from dl2sql.runner.interrupts import interrupt_for
 from dl2sql.runtime.udf import udf_failure
+from dl2sql.types.divisions import with_sites
 
 # (what the engine's error holds, what it means, the failure raised)
 _KNOWN_FAILURES = (
@@ -40,18 +42,27 @@ _PYTHON_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interr
 
 
 @contextlib.contextmanager
-def engine_errors():
+def engine_errors(divisions: tuple[str, ...] = ()):
     """Inside this block, engine errors become :class:`RuntimeFailure` (see the module
-    docstring); dl2sql's own errors pass unchanged."""
+    docstring); dl2sql's own errors pass unchanged, but for a division by zero, which
+    is named after the places in ``divisions`` (:func:`dl2sql.types.divisions.division_sites`)
+    that can cause it."""
     try:
         yield
-    except (RuntimeFailure, InputError):
+    except InputError:
+        raise
+    except RuntimeFailure as e:
+        if type(e) is RuntimeFailure and divisions and with_sites(str(e), divisions) != str(e):
+            raise RuntimeFailure(with_sites(str(e), divisions)) from e
         raise
     except Exception as e:
+        stopped = interrupt_for(e)  # a signal stopped the engine: it failed for that
+        if stopped is not None:
+            raise stopped from e
         if _is_interrupt(e):
             raise KeyboardInterrupt from e
         overflow_failure(e)  # a NARROW plan's value beyond 38 digits
-        raise _failure(e)(engine_message(e)) from e
+        raise _failure(e)(with_sites(engine_message(e), divisions)) from e
 
 
 def _is_interrupt(e: Exception) -> bool:

@@ -15,8 +15,9 @@ schema says, from literals that cast exactly: integers and decimals as numbers,
 floating-point values as text (``repr`` round-trips, and NaN and the infinities have
 no other literal), strings as escaped literals (sqlglot's Spark dialect; split where
 they hold ``${``, which Spark would substitute), structs as ``named_struct`` of their
-cast fields and arrays as ``array`` of their elements, cast to their type (an empty
-array has no element type of its own). The query is a sqlglot tree, printed for
+cast fields, arrays as ``array`` of their elements, cast to their type (an empty
+array has no element type of its own), and maps as ``map_from_arrays`` of their keys
+and values. The query is a sqlglot tree, printed for
 Spark.
 """
 from __future__ import annotations
@@ -42,6 +43,8 @@ def inlinable(dtype: exp.DataType) -> bool:
         return all(inlinable(f.args["kind"]) for f in dtype.expressions)
     if t in _ARRAYS:
         return inlinable(dtype.expressions[0])
+    if t == _DT.MAP:
+        return all(inlinable(e) for e in dtype.expressions)
     return t in _INTEGERS or t in _FLOATS or t in _STRINGS or t == _DT.BOOLEAN
 
 
@@ -78,6 +81,13 @@ def _literal(value, dtype: exp.DataType) -> exp.Expression:
             kind = field.args["kind"]
             fields += [exp.Literal.string(field.name), exp.cast(_literal(v, kind), kind.copy())]
         return exp.Anonymous(this="named_struct", expressions=fields)
+    if t == _DT.MAP:  # map_from_arrays of its keys and values, in its own order
+        kt, vt = dtype.expressions
+        pairs = list(value.items()) if isinstance(value, dict) else list(value)
+        keys = exp.Array(expressions=[exp.cast(_literal(k, kt), kt.copy()) for k, _ in pairs])
+        vals = exp.Array(expressions=[exp.cast(_literal(v, vt), vt.copy()) for _, v in pairs])
+        return exp.cast(exp.Anonymous(this="map_from_arrays", expressions=[keys, vals]),
+                        dtype.copy())
     element = dtype.expressions[0]  # an array
     return exp.cast(exp.Array(expressions=[_literal(v, element) for v in value]), dtype.copy())
 

@@ -39,7 +39,7 @@ from dl2sql.runner.spark_probes import narrowed
 from dl2sql.runner.spark_python import ensure_runtime, send_by_value
 from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
-from dl2sql.runner.spark_types import row_width, schema_ddl, spark_rows, to_spark
+from dl2sql.runner.spark_types import relaxed, row_width, schema_ddl, spark_rows, to_spark
 from dl2sql.runner.spark_views import Views
 from dl2sql.runtime.spark_values import SparkUdf, normalize
 from dl2sql.sqlgen.dialects import SPARK
@@ -267,6 +267,7 @@ class SparkRunner:
         checkpointed and counted in one action, so that its source is read once; its
         duplicates dropped unless not ``distinct`` (a bag's copies are its weights)."""
         with self.co.planning(table):
+            df = relaxed(df, table)  # as every stored table is (see relaxed)
             ck, n, files = self._checkpoint_counted(self.co.prepare(
                 table, df.distinct() if distinct else df))
         self._set(table, self.co.finish(table, ck), n, files)
@@ -307,6 +308,7 @@ class SparkRunner:
         self._register_views(names)
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by its SQL, see dialects.store_partitioned
+            df = relaxed(df, table)  # as every stored table is (see relaxed)
             if bounded and not self.co.wants(table) and not partitioned_by_plan(df):
                 df = self.bounded(df)
             if not count and self.lazy_uncounted and not self.co.wants(table):
@@ -493,16 +495,20 @@ class SparkRunner:
         return self.tables[table.name].count()
 
     def register_function(self, name: str, fn, arg_types, ret_type) -> None:
-        """Register ``fn`` (normalised values in and out) as Spark SQL function ``name``,
-        first making dl2sql's runtime importable by the session's Python workers
-        (:func:`dl2sql.runner.spark_python.ensure_runtime`, once per session)."""
-        from pyspark.sql.types import StructType  # deferred: PySpark loads only when Spark runs
+        """Register ``fn`` as Spark SQL function ``name`` (:func:`register_spark_function`)."""
+        register_spark_function(self.spark, name, fn, ret_type)
 
-        ensure_runtime(self.spark)
-        send_by_value(getattr(fn, "user_functions", tuple)())
-        schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
-        self.spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)),
-                                schema.fields[0].dataType)
+
+def register_spark_function(spark, name: str, fn, ret_type) -> None:
+    """Register ``fn`` (normalised values in and out) as Spark SQL function ``name`` of
+    ``spark``, first making dl2sql's runtime importable by the session's Python workers
+    (:func:`dl2sql.runner.spark_python.ensure_runtime`, once per session)."""
+    from pyspark.sql.types import StructType  # deferred: PySpark loads only when Spark runs
+
+    ensure_runtime(spark)
+    send_by_value(getattr(fn, "user_functions", tuple)())
+    schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
+    spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)), schema.fields[0].dataType)
 
 
 def open_runner(settings) -> SparkRunner:

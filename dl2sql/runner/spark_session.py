@@ -24,6 +24,8 @@ import threading
 import warnings
 from typing import Optional
 
+from dl2sql.runner.interrupts import reclaim
+
 # log4j2 configuration for sessions we start ourselves: Spark's default INFO/WARN chatter
 # (native-hadoop warnings, "Using Spark's default log4j profile") would drown the output
 # of a command-line tool.
@@ -158,6 +160,10 @@ def get_spark(master: Optional[str] = None, checkpoint_dir: Optional[str] = None
             gateway = _launch_filtered(conf)
         SparkContext.getOrCreate(conf) if gateway is None else SparkContext(
             conf=conf, gateway=gateway)
+        # PySpark's SparkContext took SIGINT for a handler of its own, which cancels
+        # the jobs in the middle of the main thread's call to the JVM (a page of py4j
+        # tracebacks): dl2sql's stops a run cleanly (dl2sql.runner.interrupts)
+        reclaim()
         spark = SparkSession.builder.getOrCreate()
     if is_local_master(master) and not os.environ.get("PYSPARK_PYTHON"):
         # PySpark would start `python3` from PATH for its workers, which need not be

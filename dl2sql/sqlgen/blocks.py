@@ -217,18 +217,17 @@ def empty_select(layout: RelationLayout, ec: ExprCompiler) -> exp.Select:
 
 
 def union_all_distinct(queries: list[exp.Expression]) -> exp.Expression:
-    """The set union of ``queries``."""
-    out = queries[0]
-    for q in queries[1:]:
-        out = exp.union(out, q, distinct=True)
-    return out
+    """The set union of ``queries`` (left-deep: ``((q0 ∪ q1) ∪ q2) ...``)."""
+    # copy=False: sqlglot's default copies the union built so far at every step,
+    # quadratic in the number of parts (a relation's facts are one part each)
+    return queries[0] if len(queries) == 1 else exp.union(*queries, distinct=True,
+                                                           copy=False)
 
 
 
 
 def union_all(queries: list[exp.Expression]) -> exp.Expression:
-    """The bag union of ``queries``: duplicates kept."""
-    out = queries[0]
-    for q in queries[1:]:
-        out = exp.union(out, q, distinct=False)
-    return out
+    """The bag union of ``queries``: duplicates kept (left-deep, not copied: see
+    :func:`union_all_distinct`)."""
+    return queries[0] if len(queries) == 1 else exp.union(*queries, distinct=False,
+                                                           copy=False)

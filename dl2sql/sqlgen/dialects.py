@@ -37,6 +37,37 @@ def _spark_decimal_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
     return _cast(exp.Div(this=exact, expression=b.copy()), DECIMAL)
 
 
+def _nonzero_constant(e: exp.Expression) -> bool:
+    """Whether ``e`` is a number literal other than zero (possibly cast)."""
+    while isinstance(e, (exp.Cast, exp.Paren)):
+        e = e.this
+    if not (isinstance(e, exp.Literal) and not e.is_string):
+        return False
+    try:
+        return float(e.this) != 0
+    except ValueError:
+        return False
+
+
+def _ieee_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
+    return exp.Div(this=a, expression=b)
+
+
+def _spark_ieee_div(a: exp.Expression, b: exp.Expression) -> exp.Expression:
+    # DDlog divides floating-point numbers as IEEE 754 does (x / 0.0 is an infinity or
+    # NaN); Spark's `/` fails with DIVIDE_BY_ZERO in ANSI mode (and is NULL without it).
+    # try_divide is the exact quotient, NULL for a zero divisor only, and then
+    # a * b^-1 is the IEEE result: Java's pow gives +-Infinity for +-0.0 to the power
+    # -1, so the sign of a negative zero counts, and 0 or NaN times it is NaN. ANSI
+    # mode stays as it is for everything else (integer division by zero still fails).
+    if _nonzero_constant(b):
+        return exp.Div(this=a, expression=b)
+    return exp.Coalesce(
+        this=exp.Anonymous(this="try_divide", expressions=[a, b]),
+        expressions=[exp.Mul(this=a.copy(), expression=exp.Anonymous(
+            this="power", expressions=[b.copy(), exp.Literal.number(-1)]))])
+
+
 def _spark_explode(select: exp.Select, array: exp.Expression, alias: str) -> exp.Select:
     lateral = exp.Lateral(this=exp.Explode(this=array), view=True, alias=exp.TableAlias(
         this=exp.to_identifier(alias, quoted=True),
@@ -241,6 +272,8 @@ class Dialect:
     # whether a Python UDF under a CASE runs only for the rows that reach it (DuckDB);
     # Spark runs every UDF of a query on every row before the CASE decides
     lazy_udfs: bool = False
+    # a / b of floating-point numbers with IEEE 754's results for b = 0
+    float_div: Callable[[exp.Expression, exp.Expression], exp.Expression] = _ieee_div
     # |dividend| below which decimal_int_div is exact (Spark's quotient has 32 digits)
     exact_division: float = 1e32
     # whether DECIMAL + - * always fail the query where a result overflows (DuckDB;
@@ -265,7 +298,8 @@ SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
                 _spark_explode, difference=_spark_anti_join,
                 intersection=_spark_semi_join, distribute=_spark_distribute,
-                store_partitioned=_spark_store_partitioned, string=_spark_string)
+                store_partitioned=_spark_store_partitioned, string=_spark_string,
+                float_div=_spark_ieee_div)
 # DuckDB's strlen counts bytes (length counts characters)
 DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  lambda s: exp.Anonymous(this="strlen", expressions=[s]),

@@ -299,7 +299,9 @@ class ExprCompiler(WideArith, CallCompiler):
             return _BITWISE[op](this=l, expression=r)
         t = e.type
         if isinstance(t, (TFloat, TDouble)):
-            node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul, "/": exp.Div}[op]
+            if op == "/":
+                return self.dialect.float_div(l, r)
+            node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
             return node(this=l, expression=r)
         if op == "/":
             return self._int_div(l, r, t)

@@ -7,8 +7,8 @@ import dataclasses
 from sqlglot import exp
 
 from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Load, Loop,
-                               Materialize, Plan, RecursiveUnion, Rename, Rows, Scan,
-                               Subtract, Table, Transform, Union)
+                               Materialize, Plan, RecursiveUnion, Refuse, Rename, Rows,
+                               Scan, Subtract, Table, Transform, Union)
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
 from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all
@@ -61,6 +61,8 @@ class Lowering:
                 linear=tuple(self.statement(x) for x in s.linear))
         if isinstance(s, Load):
             return dataclasses.replace(s, target=self.table(s.target))
+        if isinstance(s, Refuse):
+            return dataclasses.replace(s, table=self.table(s.table))
         if isinstance(s, Transform):
             return dataclasses.replace(s, inputs=tuple(self.table(t) for t in s.inputs),
                                        outputs=tuple(self.table(t) for t in s.outputs))
@@ -86,7 +88,16 @@ class Lowering:
                     this=union, alias=exp.TableAlias(this=exp.to_identifier("variants"))))
             return self.ec.dialect.difference(union, q.table, list(q.columns))
         if isinstance(q, RecursiveUnion):
-            body = union_all_distinct([self.query(x) for x in q.base + q.steps])
+            base = [self.query(x) for x in q.base]  # first: UDFs are named in call order
+            steps = [self.query(x) for x in q.steps]
+            if len(steps) > 1:
+                # DuckDB binds the recursive reference in one term of the union only
+                # (the last: "Circular reference to CTE" otherwise), so several
+                # recursive rules are one term, the union of theirs
+                steps = [exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+                    this=union_all_distinct(steps),
+                    alias=exp.TableAlias(this=exp.to_identifier("steps", quoted=True))))]
+            body = union_all_distinct(base + steps)
             columns = [exp.to_identifier(n, quoted=True)
                        for n, _ in self.layouts[q.relation].columns]
             return select_all(q.name).with_(

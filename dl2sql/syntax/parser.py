@@ -6,6 +6,7 @@ expression can express) so that every offset still matches the original text.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import traceback
@@ -19,11 +20,13 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from dl2sql.ast import nodes as n
 from dl2sql.diagnostics import CompileError, Diagnostic, register_source
 from dl2sql.syntax.build_ast import Builder
+from dl2sql.syntax.facts import extract_facts
 from dl2sql.syntax.build_expr import RESERVED
 from dl2sql.syntax.build_expr import SpanMaker
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _INTERESTING = re.compile(r'"|\$?\[\||//|/\*')
+_STRING_BODY = re.compile(r'(?:[^"\\\n]|\\[\s\S])*')
 
 # Human names of the regex terminals; string terminals are shown as written.
 _TERMINAL_WORDS = {
@@ -62,10 +65,9 @@ def blank_comments(text: str) -> str:
         tok, start = m.group(0), m.start()
         out.append(text[i:start])
         if tok == '"':
-            j = start + 1
-            while j < len(text) and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            end = min(j + 1, len(text))
+            # up to the closing quote or the end of the line (a regex: a loop per
+            # character cost a second per 100,000 strings)
+            end = min(_STRING_BODY.match(text, start + 1).end() + 1, len(text))
         elif tok.endswith("[|"):
             j = text.find("|]", m.end())
             end = len(text) if j < 0 else j + 2
@@ -154,6 +156,9 @@ def _parse(text: str, start: str, sm: SpanMaker, base: int, module_name: str):
         off = base + exc.args[0]
         raise CompileError([Diagnostic("error", "syntax error: unterminated comment",
                                        sm.span(off, off + 2))]) from None
+    facts: dict = {}
+    if start == "start":  # a module: its fact lines are read without the grammar
+        clean, facts = extract_facts(clean)
     try:
         tree = _lark().parse(clean, start=start)
     except UnexpectedInput as exc:
@@ -167,7 +172,12 @@ def _parse(text: str, start: str, sm: SpanMaker, base: int, module_name: str):
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))
     try:
-        return Builder(sm, base, module_name, sub).transform(tree)
+        built = Builder(sm, base, module_name, sub).transform(tree)
+        if facts:
+            built = dataclasses.replace(built, decls=built.decls + tuple(
+                _fact_table(name, found, text, sm, base, module_name)
+                for name, found in facts.items()))
+        return built
     except VisitError as exc:
         if isinstance(exc.orig_exc, CompileError):
             raise exc.orig_exc from None
@@ -178,6 +188,22 @@ def _parse(text: str, start: str, sm: SpanMaker, base: int, module_name: str):
         raise _too_deep(sm, base, exc) from None
     finally:
         sys.setrecursionlimit(old_limit)
+
+
+def _fact_table(name: str, found: list, text: str, sm: SpanMaker, base: int,
+                module_name: str) -> n.FactTable:
+    """The facts of relation ``name`` read by :func:`extract_facts`, each parsed by the
+    grammar again if the checker asks (``reparse``)."""
+    offsets = tuple((start, end) for _, start, end in found)
+
+    def reparse() -> tuple:
+        return tuple(d for start, end in offsets
+                     for d in _parse(text[start:end], "start", sm, base + start,
+                                     module_name).decls)
+
+    first = offsets[0]
+    return n.FactTable(sm.span(base + first[0], base + first[1]), name,
+                       tuple(values for values, _, _ in found), offsets, reparse)
 
 
 def _too_deep(sm: SpanMaker, base: int, exc: BaseException) -> CompileError:

@@ -10,11 +10,15 @@ from dl2sql.types import typed as T
 from dl2sql.types.check_functions import instantiate_functions
 from dl2sql.types.check_index import check_indexes
 from dl2sql.types.check_rules import RuleChecker
+from dl2sql.types.check_decls import check_declarations
+from dl2sql.types.check_facts import fact_rows
+from dl2sql.types.check_whole import check_every_function
 from dl2sql.types.infer import zonk
 from dl2sql.types.model import UNIT
 from dl2sql.types.transactional import check_stream_rule
 from dl2sql.types.transformers import (check_not_recursive, expand_applications,
                                        user_applications)
+from dl2sql.types.check_names import check_relation_names
 from dl2sql.types.symbols import Symbols, collect_symbols, qualify
 
 
@@ -28,30 +32,49 @@ class CheckedProgram:
     indexes: dict = dataclasses.field(default_factory=dict)  # name -> IndexInfo
     # applications of user transformers (dl2sql.types.transformers.Application)
     transforms: list = dataclasses.field(default_factory=list)
+    # relation -> its rows written as facts and taken as data (stored form,
+    # dl2sql.types.check_facts); those relations have no rule
+    facts: dict = dataclasses.field(default_factory=dict)
 
 
-def check_program(modules: list[A.Module]) -> CheckedProgram:
+def check_program(modules: list[A.Module],
+                  libraries: frozenset[str] = frozenset()) -> CheckedProgram:
     """Type-check ``modules`` (FTL syntax already desugared, :mod:`dl2sql.syntax.ftl`);
-    raises :class:`CompileError` with every error found."""
+    raises :class:`CompileError` with every error found. Every declaration is checked,
+    used or not, except the unused functions of the modules in ``libraries``
+    (:func:`dl2sql.types.check_whole.foreign_libraries`)."""
     diags = Diagnostics()
     syms = collect_symbols(modules, diags)
     _check_relation_decls(modules, syms, diags)
+    check_relation_names(modules, diags)
     indexes = check_indexes(modules, syms, diags)
     applications, applied = expand_applications(modules, syms, diags)
     rules: list[T.CoreRule] = []
+    tables: list[tuple[str, A.FactTable]] = []
     for m in modules:
         for d in m.decls:
             if isinstance(d, A.Rule):
                 rules.append(RuleChecker(syms, m.name, diags).rule(d))
                 check_stream_rule(d, m.name, syms, diags)
+            elif isinstance(d, A.FactTable):
+                tables.append((m.name, d))
     for module, rule in applied:  # what computes each `apply`, checked as rules
         rules.append(RuleChecker(syms, module, diags).rule(rule))
         check_stream_rule(rule, module, syms, diags)
+    computed = {h.relation for r in rules for h in r.heads}
+    computed.update(o for a in applications for o in a.outputs)
+    facts, fact_rules = fact_rows(tables, syms, computed)
+    for module, rule in fact_rules:  # facts that are not data after all: rules
+        rules.append(RuleChecker(syms, module, diags).rule(rule))
+        check_stream_rule(rule, module, syms, diags)
     check_not_recursive(applications, rules, diags)
+    check_declarations(modules, syms, diags)
+    check_every_function(syms, diags, libraries)
     diags.raise_if_errors()
     functions = instantiate_functions(rules + _key_functions(syms, diags), syms, diags)
     diags.raise_if_errors()
-    return CheckedProgram(syms, rules, functions, indexes, user_applications(applications))
+    return CheckedProgram(syms, rules, functions, indexes, user_applications(applications),
+                          facts)
 
 
 def _key_functions(syms: Symbols, diags: Diagnostics) -> list[T.TCall]:

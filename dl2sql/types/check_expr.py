@@ -136,7 +136,8 @@ class ExprChecker:
         if isinstance(e, A.ECast):
             return self._cast(e, scope)
         if isinstance(e, A.EIf):
-            cond = self.expr(e.cond, scope, BOOL)
+            with self.read_only():  # a condition changes nothing (PlaceChecks)
+                cond = self.expr(e.cond, scope, BOOL)
             then = self.expr(e.then, scope, expected)
             els = (self.expr(e.els, scope, then.type) if e.els is not None
                    else T.TTupleE(TTuple(()), ()))

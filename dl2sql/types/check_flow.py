@@ -12,6 +12,7 @@ from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import suggest
 from dl2sql.stdlib import modules_defining
 from dl2sql.types import typed as T
+from dl2sql.types.check_places import place_root
 from dl2sql.types.exhaustive import missing_case
 from dl2sql.types.infer import is_infer_var
 from dl2sql.types.model import (BOOL, SET_KINDS, STRING, TBit, TFunc, TNamed, TString, TTuple, TVar,
@@ -102,6 +103,11 @@ class FlowChecks:
                    if not _is_function_arg(a, scope)}
             fitting = [c for c in cands if self._fits_partly(self.signature(c)[0], pre)
                        and _closure_arities_fit(args, self.signature(c)[0], self.inf)]
+            if len(fitting) > 1 and expected is not None:
+                # overloads that differ in their result only: the context chooses
+                fitting = [c for c in fitting
+                           if self._fits([self.signature(c)[1]], [T.TConst(expected, None)])
+                           ] or fitting
             if len(fitting) == 1 or (fitting and len(pre) == len(args)):
                 cands = fitting[:1]
             elif fitting:
@@ -122,6 +128,7 @@ class FlowChecks:
                 if i not in typed:
                     typed[i] = self.expr(a, scope, p)
             typed = [typed[i] for i in range(len(args))]
+            self.check_mut_args(cands[0], args, typed)
             return T.TCall(ret, cands[0].name, tuple(typed), tvars,
                            any(p.mutable for p in cands[0].decl.params))
         targs_typed = [pre[i] if i in pre else self.expr(a, scope)
@@ -132,6 +139,7 @@ class FlowChecks:
                 continue
             for a, p, te in zip(args, params, targs_typed):
                 self.inf.unify(te.type, p, a.span, f"argument of `{e.func}`")
+            self.check_mut_args(sym, args, targs_typed)
             return T.TCall(ret, sym.name, tuple(targs_typed), tvars,
                            any(p.mutable for p in sym.decl.params))
         shown = ", ".join(f"`{self.inf.show(t.type)}`" for t in targs_typed)
@@ -166,6 +174,7 @@ class FlowChecks:
     def closure(self, e: A.EClosure, scope, expected) -> T.TExpr:
         """``|x, y: T| body``: parameters without annotations are inferred."""
         hint = self.inf.resolve(expected) if expected is not None else None
+        self.check_closure_params(e)
         params = []
         for i, p in enumerate(e.params):
             if p.type is not None:
@@ -187,8 +196,9 @@ class FlowChecks:
         # `return` and `?` inside the closure leave the closure, with its result type
         saved_ret = self.ret_type
         self.ret_type = ret_hint if ret_hint is not None else self.inf.fresh()
-        body = (self.statement(e.body, inner, None) if isinstance(e.body, A.EAssign)
-                else self.expr(e.body, inner, ret_hint))
+        with self.outside_loops():
+            body = (self.statement(e.body, inner, None) if isinstance(e.body, A.EAssign)
+                    else self.expr(e.body, inner, ret_hint))
         if ret_hint is None:
             self.inf.unify(body.type, self.ret_type, e.span, "the closure's result")
         self.ret_type, self.mutable = saved_ret, saved_mut
@@ -233,7 +243,7 @@ class FlowChecks:
             pat = self.pattern(arm.pattern, scrut.type, inner, "shadow", pending)
             inner.update(pending)
             saved_mut = getattr(self, "mutable", frozenset())
-            if _root_var(scrut) in saved_mut:
+            if place_root(scrut) in saved_mut:
                 # a match on a mutable l-value binds by reference: assigning to what the
                 # pattern bound changes the scrutinee (the interpreter writes it back)
                 self.mutable = saved_mut | set(pending)
@@ -247,6 +257,7 @@ class FlowChecks:
             arms.append((pat, body))
         if result is None:
             result = UNIT
+        self.check_arms(e, [p for p, _ in arms], scrut.type)
         rtype = self.inf.resolve(scrut.type)
         if not is_infer_var(rtype):
             gap = missing_case([p for p, _ in arms], rtype, self.syms.env)
@@ -270,16 +281,18 @@ class FlowChecks:
         if isinstance(e, A.EAssign) and _declares(e.lhs):
             rhs = self.expr(e.rhs, scope)
             pending: dict[str, Type] = {}
-            pat = self.pattern(e.lhs, rhs.type, scope, "bind", pending)
+            # a `var` of a block may shadow a variable of the function (DDlog's
+            # simple2 does); only rules refuse shadowing
+            pat = self.pattern(e.lhs, rhs.type, scope, "shadow", pending)
+            self.check_let_pattern(pat, e.lhs)
             scope.update(pending)
             self.mutable = self.mutable | set(pending)
             return T.TLet(UNIT, pat, rhs)
         if isinstance(e, A.EAssign):
             target = self.expr(e.lhs, scope)
-            root = _root_var(target)
+            root = place_root(target)
             if root is None or root not in self.mutable:
-                self.diags.error(e.lhs.span, "only local variables declared with `var` and "
-                                             "`mut` arguments can be assigned")
+                self.diags.error(e.lhs.span, "cannot assign here: " + self.not_assignable(target))
             return T.TAssign(UNIT, target, self.expr(e.rhs, scope, target.type))
         return self.expr(e, scope, expected)
 
@@ -287,6 +300,11 @@ class FlowChecks:
         """Control-flow and call forms, or None when ``e`` is none of them."""
         if isinstance(e, A.EClosure):
             return self.closure(e, scope, expected)
+        if isinstance(e, A.EVarDecl):  # `var x` alone, not followed by `= e`
+            self.diags.error(e.span, f"a variable declaration is not allowed here: declare "
+                                     f"`{e.name}` with a value, `var {e.name} = e;`, before "
+                                     f"the expressions that use it")
+            return T.TConst(self.inf.fresh(), None)
         if isinstance(e, A.EApply) and self._relation_called(e):
             return T.TConst(self.inf.fresh(), None)
         if isinstance(e, A.EApply) or (isinstance(e, A.ECall) and e.func in scope):
@@ -309,12 +327,16 @@ class FlowChecks:
             pending: dict[str, Type] = {}
             pat = self.pattern(e.pattern, elem, inner, "bind", pending)
             inner.update(pending)
-            return T.TFor(UNIT, pat, iterable, self.expr(e.body, inner))
+            with self.in_loop(place_root(iterable)):
+                body = self.expr(e.body, inner)
+            return T.TFor(UNIT, pat, iterable, body)
         # `break`, `continue` and `return` do not produce a value, so they fit any type
         # (`if (c) { x } else { continue }`); alone they are statements of type ()
         if isinstance(e, A.EBreak):
+            self.check_jump(e)
             return T.TBreak(expected or self._never())
         if isinstance(e, A.EContinue):
+            self.check_jump(e)
             return T.TContinue(expected or self._never())
         if isinstance(e, A.EReturn):
             if self.ret_type is None:
@@ -416,12 +438,6 @@ def _declares(lhs: A.Expr) -> bool:
     if isinstance(lhs, A.ETyped):
         return _declares(lhs.expr)
     return False
-
-
-def _root_var(e: T.TExpr) -> Optional[str]:
-    while isinstance(e, (T.TGetField, T.TTupleGet)):
-        e = e.expr
-    return e.name if isinstance(e, T.TVarRef) else None
 
 
 BOOL, TString, TVar  # noqa: B018 - re-exported names used by type annotations elsewhere

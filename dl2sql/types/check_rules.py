@@ -7,8 +7,9 @@ from dl2sql.types import typed as T
 from dl2sql.types.check_expr import ExprChecker
 from dl2sql.types.check_flow import FlowChecks
 from dl2sql.types.check_group import GroupChecks, find_aggregation
+from dl2sql.types.check_places import PlaceChecks
 from dl2sql.types.infer import Inference, has_open_type, zonk
-from dl2sql.types.model import BOOL, REF, TRANSPARENT, TNamed, TTuple, Type
+from dl2sql.types.model import BOOL, REF, TRANSPARENT, UNIT, TNamed, TSigned, TTuple, Type
 from dl2sql.types.symbols import Symbols
 from dl2sql.types.transactional import check_atom_kind, delayed_relation
 
@@ -16,7 +17,7 @@ BIND, NO_BIND = "bind", "no-bind"
 SHADOW = "shadow"  # match arms may rebind visible names (upstream's std_test does)
 
 
-class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
+class RuleChecker(GroupChecks, PlaceChecks, FlowChecks, ExprChecker):
     """Checks one rule; patterns bind variables into ``scope`` in source order."""
 
     def __init__(self, syms: Symbols, module: str, diags: Diagnostics):
@@ -174,7 +175,7 @@ class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
                 rel, pat = self.atom(c.atom, scope, NO_BIND if c.negated else BIND)
                 body.append(T.CAtom(c.span, rel, pat, c.negated))
             elif isinstance(c, A.ClInspect):
-                continue
+                self._inspect(c, scope)  # checked, then dropped: it only traces
             elif find_aggregation(c.expr) is not None:
                 body += self.group_clauses(c, find_aggregation(c.expr), scope)
             else:
@@ -184,6 +185,18 @@ class RuleChecker(GroupChecks, FlowChecks, ExprChecker):
         out = zonk(T.CoreRule(r.span, heads, tuple(body)), self.inf)
         self._check_inferred(out, r.span)
         return out
+
+    def _inspect(self, c: A.ClInspect, scope) -> None:
+        """``Inspect e``: ``e`` is a unit expression over the rule's variables and
+        DDlog's ``ddlog_weight`` (s64) and ``ddlog_timestamp`` (an epoch, or an epoch
+        and an iteration inside recursion: left open here)."""
+        inner = {**scope, "ddlog_weight": TSigned(64), "ddlog_timestamp": self.inf.fresh()}
+        te = self.expr(c.expr, inner)
+        if self._fits([UNIT], [te]):
+            self.inf.unify(te.type, UNIT, c.expr.span)
+        else:
+            self.diags.error(c.expr.span, f"`Inspect` takes an expression of type `()` (it "
+                                          f"only traces), found `{self.inf.show(te.type)}`")
 
     def _clause_expr(self, c: A.ClExpr, scope) -> T.Clause:
         e = c.expr

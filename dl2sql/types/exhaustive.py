@@ -88,3 +88,62 @@ def missing_case(patterns: list, t: Type, env: TypeEnv) -> Optional[str]:
     """A value of type ``t`` matched by none of ``patterns`` (as text), or None."""
     gap = _missing([[p] for p in patterns], [t], env)
     return None if gap is None else gap[0]
+
+
+def redundant(previous: list, p, t: Type, env: TypeEnv) -> bool:
+    """Whether every value ``p`` matches is matched by one of ``previous`` already (an
+    arm after them could never run). Patterns whose values cannot be told apart at
+    compile time (an equality with a variable) count as matching nothing, so an arm
+    is reported only when it surely is redundant."""
+    return not _useful([[r] for r in previous], [p], [t], env)
+
+
+def _head_ctor(p, t: Type):
+    """(constructor, arity) of a refutable pattern head, or None if it is not one the
+    algorithm knows (then the pattern is taken as useful)."""
+    if isinstance(p, T.PTuple):
+        return "()", len(p.elems)
+    if isinstance(p, T.PCtor):
+        return p.ctor, None
+    if isinstance(p, T.PEq) and isinstance(p.expr, T.TConst):
+        return ("=", p.expr.value) if not isinstance(t, TBool) else p.expr.value, 0
+    return None
+
+
+def _useful(rows: list[list], q: list, types: list[Type], env: TypeEnv) -> bool:
+    """Whether some value matched by the pattern vector ``q`` is matched by no row."""
+    if not types:
+        return not rows
+    t, rest = types[0], types[1:]
+    head = _strip(q[0])
+    ctors = _constructors(t, env)
+    if not _irrefutable(head):
+        found = _head_ctor(head, t)
+        if found is None:
+            return True
+        ctor, arity = found
+        if isinstance(ctor, tuple):  # a literal of an infinite type (a string, a number)
+            spec = [r[1:] for r in rows if _irrefutable(_strip(r[0])) or (
+                isinstance(_strip(r[0]), T.PEq) and isinstance(_strip(r[0]).expr, T.TConst)
+                and _strip(r[0]).expr.value == ctor[1])]
+            return _useful(spec, q[1:], rest, env)
+        ftypes = next((f for c, f in ctors or () if c == ctor), None)
+        if ftypes is None:
+            return True
+        return _useful(_specialized(rows, ctor, ftypes, t, env),
+                       _specialize(head, ctor, len(ftypes), t, env) + q[1:],
+                       list(ftypes) + rest, env)
+    if ctors is None:
+        return _useful([r[1:] for r in rows if _irrefutable(_strip(r[0]))], q[1:], rest, env)
+    return any(_useful(_specialized(rows, ctor, ftypes, t, env),
+                       [_WILD] * len(ftypes) + q[1:], list(ftypes) + rest, env)
+               for ctor, ftypes in ctors)
+
+
+def _specialized(rows: list[list], ctor, ftypes, t: Type, env: TypeEnv) -> list[list]:
+    out = []
+    for r in rows:
+        sub = _specialize(r[0], ctor, len(ftypes), t, env)
+        if sub is not None:
+            out.append(sub + r[1:])
+    return out

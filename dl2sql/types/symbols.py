@@ -8,6 +8,7 @@ from typing import Optional
 
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
+from dl2sql.types.alias_cycles import break_alias_cycles
 from dl2sql.types.serde_attrs import serde_attrs
 from dl2sql.types.spelling import type_text
 from dl2sql.types.model import (REF, BIGINT, BOOL, DOUBLE, FLOAT, STD, STRING, CtorDef,
@@ -183,6 +184,7 @@ def collect_symbols(modules: list[A.Module], diags: Diagnostics) -> Symbols:
                     scope.imports.append(d.path)
         syms.scopes[m.name] = scope
     _declare_types(modules, syms, diags)
+    break_alias_cycles(syms, diags)  # before anything expands an alias
     _define_ctors(modules, syms, diags)
     _declare_relations_and_functions(modules, syms, diags)
     return syms

@@ -69,6 +69,50 @@ CASES = [
     _compile("non-exhaustive-match", "typedef T = A | B\ninput relation R(t: T)\n"
              "output relation S(x: u32)\nS(x) :- R(t), var x = match (t) { A -> 1 }.\n",
              "match"),
+    # table names: SQL engines ignore case, and `R__plus` is one of R's own tables
+    _compile("relation-names-differ-in-case", R + "output relation Out(x: u32)\n"
+             "output relation OUT(x: u32)\nOut(x) :- R(x).\nOUT(x) :- R(x).\n",
+             "prog.dl:4:1: error: relation `OUT` differs from `Out` (declared at "
+             "prog.dl:3:1) only in the case of its letters"),
+    _compile("relation-name-of-internal-form", R + "output relation R__plus(x: u32)\n"
+             "R__plus(x) :- R(x).\n",
+             "prog.dl:3:1: error: relation `R__plus` is named as the tables dl2sql makes "
+             "for relation `R` (declared at prog.dl:1:1)"),
+    # --- the whole program is checked, as DDlog does: unused declarations too ---------
+    _compile("duplicate-constructor", "typedef T = A | B | A\n" + R,
+             "prog.dl:1:21: error: constructor `A` is defined more than once in `T`"),
+    _compile("duplicate-closure-parameter",
+             R + "function f(): u64 { var c = |x: bool, x: bool|: u64 { 0 }; 0 }\n",
+             "prog.dl:3:39: error: closure parameter `x` is declared twice"),
+    _compile("redundant-match-arm", "typedef T = A | B\n" + R +
+             "function f(t: T): u32 { match (t) { A -> 1, B -> 2, A -> 3 } }\n",
+             "prog.dl:4:53: error: redundant match arm"),
+    _compile("extern-function-twice", R + "extern function g(x: u32): u32\n"
+             "extern function g(x: string): u32\n",
+             "prog.dl:4:1: error: extern function `g` clashes with the function of the same "
+             "name at prog.dl:3:1"),
+    _compile("unused-type-parameter", "typedef Pair<'A, 'B> = Pair{a: 'A}\n" + R,
+             "prog.dl:1:1: error: type parameter 'B of `Pair` is not used in its definition"),
+    _compile("inspect-not-unit", R + "S(x) :- R(x), Inspect x + 1.\n",
+             "prog.dl:3:23: error: `Inspect` takes an expression of type `()`"),
+    _compile("vector-changed-while-iterated",
+             R + "function f() { var v: Vec<u32> = [1]; for (x in v) { v.push(x) } }\n",
+             "prog.dl:3:54: error: `push` changes its argument `v`: `v` cannot change inside "
+             "a loop over it"),
+    _compile("assignment-in-if-condition",
+             R + "function f() { var v: Vec<u32> = [1]; if ({ v.push(3); v.len() } > 2) {} }\n",
+             "prog.dl:3:45: error: `push` changes its argument `v`: an `if` condition cannot "
+             "change a variable"),
+    _compile("recursive-alias", "typedef t = t\n" + R,
+             "prog.dl:1:1: error: recursive type alias: t -> t"),
+    _compile("recursive-alias-inside", "typedef L = Option<(u32, L)>\n" + R,
+             "prog.dl:1:1: error: recursive type alias: L -> L"),
+    _compile("continue-outside-loop", R + "function f() { continue }\n",
+             "prog.dl:3:16: error: `continue` outside of a loop"),
+    _compile("break-outside-loop", R + "S(x) :- R(x), var y = { break; 1 }, x == y.\n",
+             "prog.dl:3:25: error: `break` outside of a loop"),
+    _compile("unused-function-error", R + "function unused(x: u32): string { x + 1 }\n",
+             "prog.dl:3:35: error: type mismatch: expected `string`, found `bit<32>`"),
     # --- command files -----------------------------------------------------------
     _compile("relation-as-boolean", R + "S(x) :- R(x), if (R(x + 1)) true else false.\n",
              "prog.dl:3:19: error: `R` is a relation: an expression cannot test whether it "
@@ -112,16 +156,35 @@ CASES = [
          "extern function `f` has no implementation",
          program="extern function f(x: u32): u32\n" + R + "S(f(x)) :- R(x).\n",
          engines=("duckdb", "spark")),
+    # as `replay` refuses them: one row per key (identical rows are one row)
+    Case("primary-key-clash", ("run", "prog.dl", "--engine", "{engine}", "--input", "in",
+                               "--output", "out", "--quiet"),
+         "relation `K`: two rows have the same primary key (DDlog keeps one row per key): "
+         "(1, 'a'), (1, 'b')",
+         program="input relation K(k: u32, v: string) primary key (x) x.k\n"
+                 "output relation O(k: u32, v: string)\nO(k, v) :- K(k, v).\n",
+         files=(("K.csv", "k,v\n2,c\n1,b\n2,c\n1,a\n"),), engines=("duckdb", "spark")),
     _run("csv-union-column", [("Flag.csv", "on,c\ntrue,Red\n")], "CSV cannot hold"),
     _run("json-syntax", [("Edge.json", '{"src": "a", "dst": "b", "w": 1\n')], "Edge.json:1"),
     _run("json-missing-key", [("Edge.json", '{"src": "a", "dst": "b"}\n')], "`w`"),
     _run("json-wrong-type", [("Edge.json", '{"src": "a", "dst": "b", "w": "x"}\n')],
          "Edge.json:1"),
     _run("input-dir-missing", [], "does not exist", extra=()),
+    # a counter without bound never converges: --max-iterations names it
+    Case("recursion-without-end", ("run", "prog.dl", "--engine", "{engine}", "--input", "in",
+                                   "--output", "out", "--quiet", "--max-iterations", "5"),
+         "error: stratum R did not converge within 5 iterations (rows added by its last "
+         "iteration: R ",
+         program="input relation Start(x: bigint)\noutput relation R(x: bigint)\n"
+                 "R(x) :- Start(x).\nR(x + 1) :- R(x).\n",
+         files=(("Start.csv", "x\n0\n"),), engines=("duckdb", "spark")),
     # --- command lines -----------------------------------------------------------
     Case("cli-missing-option", ("run", "prog.dl", "--input", "in"), "--output"),
     Case("cli-unknown-engine", ("replay", "prog.dl", "--engine", "oracle"), "invalid choice"),
     Case("cli-unknown-command", ("frobnicate",), "invalid choice"),
+    Case("cli-bad-max-iterations", ("run", "prog.dl", "--input", "in", "--output", "out",
+                                    "--max-iterations", "0"),
+         "--max-iterations: expected a positive integer, not '0'"),
     Case("cli-missing-program", ("compile", "nope.dl"), "nope.dl"),
     Case("cli-bad-partitions", ("run", "prog.dl", "--input", "in", "--output", "out",
                                 "--partitions", "many"), "--partitions"),

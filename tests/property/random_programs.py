@@ -8,6 +8,12 @@ aggregation. Stratification holds by construction: a rule reads only relations m
 before its own stratum, except the positive atoms of the stratum's recursive
 relations; negation and aggregation only ever read lower strata.
 
+Some programs (``tagged``) also have an input ``T(c0: u32, c1: Shape)`` of a tagged
+union, read by a last stratum whose rules match on it and feed the result to a negation,
+a join and a ``group_by`` (Spark once planned a semi or anti join on nested fields
+wrongly, see dl2sql.runner.spark_types.relaxed). The rest of such a program is the one
+of the same seed without it.
+
 Run as a script to compile the programs of many seeds (the generator's self-test):
 ``python tests/property/random_programs.py 200``.
 """
@@ -24,6 +30,14 @@ COMPARISONS = ("!=", "!=", "<", "<=", ">", "==")
 # aggregates whose result is a u32 (count_distinct is a u64, cast back so that every
 # column stays u32 and later strata can join on it)
 AGGREGATES = ("count_distinct() as u32", "min()", "max()", "sum_of(|c| c)")
+# the tagged union of input T's second column; TAGS are Tag's texts
+TAGGED = "T"
+SHAPE = "typedef Shape = Tag{t: string, r: u32} | Pt{p: u32}"
+TAGS = ("a", "b")
+# a u32 in the domain from a Shape `s` (and the row's other column `x`)
+MATCHES = ("match (s) {Tag{_, r} -> r, Pt{p} -> p}",
+           "match (s) {Tag{\"a\", r} -> r, Tag{_, r} -> (r + 1) % 8, Pt{_} -> x}",
+           "match (s) {Pt{p} -> p, _ -> x}")
 
 
 @dataclass(frozen=True)
@@ -43,6 +57,8 @@ class Generated:
     inputs: dict[str, int]
     derived: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    # the input relations whose second column is a Shape (TAGGED, where there is one)
+    tagged: tuple = ()
 
 
 class _Rule:
@@ -235,7 +251,33 @@ class _Generator:
         self.lines.append(f"{rel.name}({head}) :- {', '.join(rule.items)}.")
         return [rel]
 
-    def program(self) -> Generated:
+    def matched(self) -> list[Rel]:
+        """The last stratum of a tagged program: rules reading T whose match on its
+        Shape feeds a negation, a join and an aggregation, and a relation of Shapes
+        copied from T and built from E (its table's pieces are stored by different
+        queries), matched the same way under a negation."""
+        rng = self.rng
+        pairs = [r for r in self.lower if r.arity == 2]  # E at least
+        anti, semi, counted = self.new_rel(2), self.new_rel(2), self.new_rel(2)
+        match = rng.choice(MATCHES)
+        self.lines.append(f"{anti.name}(x, v) :- {TAGGED}(x, s), var v = {match}, "
+                          f"not {rng.choice(pairs).name}(x, v).")
+        # the atom binds nothing new: a semi join on the match's result
+        self.lines.append(f"{semi.name}(x, v) :- {TAGGED}(x, s), var v = {rng.choice(MATCHES)}, "
+                          f"{rng.choice(pairs).name}(v, _).")
+        self.lines.append(f"{counted.name}(v, n) :- {TAGGED}(x, s), var v = {match}, "
+                          f"var n = x.group_by(v).count_distinct() as u32.")
+        shapes = Rel(f"D{self.count}", 2)
+        self.count += 1
+        self.lines.append(f"output relation {shapes.name}(c0: u32, c1: Shape)")
+        self.lines.append(f"{shapes.name}(x, s) :- {TAGGED}(x, s).")
+        self.lines.append(f"{shapes.name}(x, Tag{{\"{rng.choice(TAGS)}\", y}}) :- E(x, y).")
+        kept = self.new_rel(2)
+        self.lines.append(f"{kept.name}(x, v) :- {shapes.name}(x, s), var v = {match}, "
+                          f"not {rng.choice(pairs).name}(v, x).")
+        return [anti, semi, counted, kept]
+
+    def program(self, tagged: bool = False) -> Generated:
         inputs = {"E": 2} if self.chance(0.5) else {"E": 2, "F": 2}
         for name, arity in inputs.items():
             cols = ", ".join(f"c{i}: u32" for i in range(arity))
@@ -249,17 +291,28 @@ class _Generator:
             kind = self.rng.choices(kinds, weights)[0]
             made_kinds.append(kind.__name__)
             self.lower.extend(kind())  # visible (and negatable) from the next stratum on
+        if tagged:  # last, so that the strata before are those of the untagged program
+            self.lines[1:1] = [SHAPE, f"input relation {TAGGED}(c0: u32, c1: Shape)"]
+            inputs = {**inputs, TAGGED: 2}
+            self.lines.append("")
+            made_kinds.append("matched")
+            self.lower.extend(self.matched())
         derived = [r.name for r in self.lower if r.name not in inputs]
-        return Generated("\n".join(self.lines) + "\n", inputs, derived, made_kinds)
+        return Generated("\n".join(self.lines) + "\n", inputs, derived, made_kinds,
+                         (TAGGED,) if tagged else ())
 
 
-def generate(seed: int, strata: int = 6) -> Generated:
-    """The random stratified program of ``seed`` (the same text for the same seed and
-    ``strata``), with at most ``strata`` derived strata."""
-    return _Generator(seed, strata).program()
+def generate(seed: int, strata: int = 6, tagged: bool | None = None) -> Generated:
+    """The random stratified program of ``seed`` (the same text for the same seed,
+    ``strata`` and ``tagged``), with at most ``strata`` derived strata; with ``tagged``
+    also input T and a last stratum matching on it (None: a third of the seeds)."""
+    if tagged is None:
+        tagged = random.Random(f"tagged {seed}").random() < 1 / 3
+    return _Generator(seed, strata).program(tagged)
 
 
-def self_test(seeds: int = 200, strata: int = 6) -> list[tuple[int, str]]:
+def self_test(seeds: int = 200, strata: int = 6,
+              tagged: bool | None = None) -> list[tuple[int, str]]:
     """Compile the programs of seeds ``0..seeds-1``; the (seed, error) of those that do
     not compile (none is expected)."""
     import dl2sql
@@ -267,7 +320,7 @@ def self_test(seeds: int = 200, strata: int = 6) -> list[tuple[int, str]]:
     failures = []
     for seed in range(seeds):
         try:
-            dl2sql.compile(generate(seed, strata).text)
+            dl2sql.compile(generate(seed, strata, tagged).text)
         except Exception as e:  # noqa: BLE001 - any failure is a generator bug to report
             failures.append((seed, f"{type(e).__name__}: {e}"))
     return failures

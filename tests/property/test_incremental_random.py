@@ -27,7 +27,7 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.incremental.execute import Choice
 from dl2sql.runner.duckdb_runner import DuckDBRunner
 from dl2sql.runtime.values import Record
-from random_programs import DOMAIN, generate, self_test
+from random_programs import DOMAIN, TAGS, generate, self_test
 from profiles import examples
 
 # the recursion limit changes during examples (dl2sql raises it for its UDFs; on Spark,
@@ -42,6 +42,10 @@ POLICIES = {
 }
 VALUE = st.integers(0, DOMAIN - 1)
 ROW = st.tuples(VALUE, VALUE)
+# a row of a tagged input (random_programs.TAGGED): a u32 and a Shape
+SHAPE = st.one_of(st.builds(lambda t, r: Record("Tag", (t, r)), st.sampled_from(TAGS), VALUE),
+                  st.builds(lambda p: Record("Pt", (p,)), VALUE))
+TAGGED_ROW = st.tuples(VALUE, SHAPE)
 # derandomize: CI runs the same examples every time; no database: nothing is written
 @dataclass
 class History:
@@ -62,6 +66,7 @@ class History:
                         for ins, dels in self.transactions)
         return (f"{problem}\n--- engine {self.engine}, policy {self.policy!r}; replay:\n"
                 f"import dl2sql\nfrom dl2sql.incremental.execute import Choice\n"
+                f"from dl2sql.runtime.values import Record\n"
                 f'program = dl2sql.compile("""\\\n{self.text}""")\n'
                 f"live = program.maintain({self.initial!r}, engine='duckdb', "
                 f"choice={choice})\n{steps}"
@@ -71,6 +76,15 @@ class History:
 def _sorted(values) -> list:
     """DDlog values in a stable order for messages (Records do not compare)."""
     return sorted(values, key=repr)
+
+
+def _ordered(rows) -> list:
+    """Input rows in a stable order (by repr where they hold Records, which do not
+    compare)."""
+    try:
+        return sorted(rows)
+    except TypeError:
+        return sorted(rows, key=repr)
 
 
 def _diff(what: str, got: set, expected: set) -> str:
@@ -123,8 +137,9 @@ def _check_changes(live, outputs, before: dict, after: dict, history: History) -
 
 
 @st.composite
-def transaction(draw, state: dict[str, set]):
-    """Inserted and deleted rows per input relation: inserts may be present already;
+def transaction(draw, state: dict[str, set], tagged=()):
+    """Inserted and deleted rows per input relation (those of ``tagged`` hold Shapes):
+    inserts may be present already;
     deletes are mostly present rows (now and then all of them), sometimes absent ones;
     a row may be both deleted and inserted (deletion first: it ends present); a
     relation may be left out or given empty lists."""
@@ -132,15 +147,16 @@ def transaction(draw, state: dict[str, set]):
     for rel, rows in state.items():
         if draw(st.integers(0, 4)) == 0:
             continue  # this relation untouched by the transaction
-        ins = draw(st.lists(ROW, max_size=4))
-        present = sorted(rows)
+        row = TAGGED_ROW if rel in tagged else ROW
+        ins = draw(st.lists(row, max_size=4))
+        present = _ordered(rows)
         if present and draw(st.integers(0, 9)) == 0:
             dels = list(present)  # everything: the relation empties (or nearly)
         elif present:
             dels = draw(st.lists(st.sampled_from(present), max_size=4, unique=True))
         else:
             dels = []
-        dels += draw(st.lists(ROW, max_size=1))  # quite likely absent
+        dels += draw(st.lists(row, max_size=1))  # quite likely absent
         if ins and draw(st.integers(0, 3)) == 0:
             dels.append(ins[0])
         if present and draw(st.integers(0, 4)) == 0:
@@ -150,16 +166,22 @@ def transaction(draw, state: dict[str, set]):
 
 
 def run_property(data, seed: int, policy: str, transactions: int, engine: str,
-                 strata: int = 6, **connection) -> int:
-    """Maintain the program of ``seed`` (at most ``strata`` derived strata) on
-    ``engine`` through ``transactions`` random transactions, checking it against the
-    oracle after each; the number checked."""
-    generated = generate(seed, strata)
+                 strata: int = 6, tagged: bool | None = None, **connection) -> int:
+    """Maintain the program of ``seed`` (at most ``strata`` derived strata; ``tagged``
+    as :func:`random_programs.generate` takes it) on ``engine`` through
+    ``transactions`` random transactions, checking it against the oracle after each;
+    the number checked."""
+    generated = generate(seed, strata, tagged)
     program = dl2sql.compile(generated.text)
     rows = st.lists(ROW, min_size=4, max_size=15)
-    state = {rel: set(data.draw(rows, label=f"initial {rel}")) for rel in generated.inputs}
+    # a tagged input starts empty half of the time: its first stored piece is then
+    # not a table of literals (on Spark, made from its declared schema)
+    shapes = st.one_of(st.just([]), st.lists(TAGGED_ROW, min_size=1, max_size=8))
+    state = {rel: set(data.draw(shapes if rel in generated.tagged else rows,
+                                label=f"initial {rel}"))
+             for rel in generated.inputs}
     history = History(generated.text, policy, engine,
-                      {rel: sorted(rows) for rel, rows in state.items()})
+                      {rel: _ordered(rows) for rel, rows in state.items()})
     oracle, live = Oracle(program), None
     try:
         try:
@@ -170,7 +192,8 @@ def run_property(data, seed: int, policy: str, transactions: int, engine: str,
         before = oracle(state)
         _check_contents(live, before, history)
         for _ in range(transactions):
-            insert, delete = data.draw(transaction(state), label="transaction")
+            insert, delete = data.draw(transaction(state, generated.tagged),
+                                       label="transaction")
             history.transactions.append((insert, delete))
             try:
                 live.apply(insert=insert, delete=delete)
@@ -191,16 +214,17 @@ def run_property(data, seed: int, policy: str, transactions: int, engine: str,
 
 
 def test_generator_compiles_and_covers_every_construct():
-    """The generator's self-test: 200 seeds (and 100 of the smaller Spark programs)
-    compile, and between them have every kind of stratum, negation and filters."""
+    """The generator's self-test: 200 seeds (and 100 of the smaller, tagged Spark
+    programs) compile, and between them have every kind of stratum, negation and
+    filters, and matches on a tagged union feeding a negation."""
     assert self_test(200) == []
-    assert self_test(100, strata=4) == []
+    assert self_test(100, strata=3, tagged=True) == []
     programs = [generate(seed) for seed in range(200)]
     kinds = {k for g in programs for k in g.kinds}
-    assert kinds == {"plain", "linear", "nonlinear", "mutual", "aggregate"}
+    assert kinds == {"plain", "linear", "nonlinear", "mutual", "aggregate", "matched"}
     text = "".join(g.text for g in programs)
     for construct in ("not ", "group_by(())", "count_distinct", " < ", " != ", "% 8",
-                      "input relation F"):
+                      "input relation F", "input relation T", "var v = match (s)"):
         assert construct in text, construct
 
 
@@ -215,8 +239,14 @@ def test_incremental_matches_recomputation_duckdb(data, seed, policy):
 
 
 # smaller programs and no shrinking on Spark, where every statement is a job: a
-# failure's message holds all that is needed to replay it (on DuckDB too)
+# failure's message holds all that is needed to replay it (on DuckDB too). Every
+# program is tagged: a semi or anti join on the nested fields of a table stored in
+# pieces is where Spark's plans went wrong (dl2sql.runner.spark_types.relaxed). Its
+# last stratum has four relations more, so at most three strata before it: with
+# four, a transaction's one job filling its lazy checkpoints ran out of task memory
+# in the test session (UNABLE_TO_ACQUIRE_MEMORY: their shuffled hash joins are all
+# built in one task; see the report of issue 41)
 @settings(max_examples=examples(4), phases=(Phase.explicit, Phase.generate))
 @given(data=st.data(), seed=st.integers(0, 2**31), policy=st.sampled_from(sorted(POLICIES)))
 def test_incremental_matches_recomputation_spark(spark, data, seed, policy):
-    run_property(data, seed, policy, 4, "spark", strata=4, spark=spark)
+    run_property(data, seed, policy, 4, "spark", strata=3, tagged=True, spark=spark)

@@ -71,12 +71,12 @@ Span(p, ts) :- Edge(c, p), Span(c, s), var ts = s.group_by(p).union().
 """, "<test>")
     (update,) = [s for s in program.update_for("duckdb").strata if "Span" in s.relations]
     assert update.method == "recompute (recursive aggregation)"
-    assert update.statements == () and update.reads == ("Edge", "__group1")
+    assert update.statements == () and update.reads == ("Edge", "Span__group1")
     (loop,) = [s for s in update.recompute if isinstance(s, Loop)]
     assert loop.until_empty == ("Span__changed",)
     # the changes of every relation of the stratum, helpers too, against the old state
     assert {s.target.name for s in update.diff} == {
-        f"{r}__{v}" for r in ("Span", "__group2", "__group2_rows") for v in ("plus", "minus")}
+        f"{r}__{v}" for r in ("Span", "Span__group2", "Span__group2_rows") for v in ("plus", "minus")}
 
 
 COUNTED = """

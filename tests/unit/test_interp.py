@@ -179,7 +179,6 @@ function f(x: Option<(Shape, string)>): string {
         Some{(Rect{w, h}, s)} -> s ++ ":" ++ w ++ "x" ++ h,
         Some{(Circle{1}, "unit")} -> "unit circle",
         Some{(sh@Circle{}, _)} -> "circle",
-        Some{_} -> "unreachable",
         None -> "none"
     }
 }"""

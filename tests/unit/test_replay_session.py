@@ -245,13 +245,13 @@ def test_primary_keys():
 def test_primary_key_errors():
     rc, out, err = run(KeyedProgram(), 'start;\ninsert WithKey(1, "a");\n'
                                        'insert WithKey(1, "b");\ncommit;')
-    assert rc == 1 and out == "" and err.startswith("t.dat:3: error: Insert: duplicate key")
+    assert rc == 1 and out == "" and err.startswith("t.dat:3:1: error: Insert: duplicate key")
     rc, _, err = run(KeyedProgram(), "start;\n\ndelete_key WithKey 7;")
-    assert rc == 1 and err.startswith("t.dat:3: error: DeleteKey: key not found")
+    assert rc == 1 and err.startswith("t.dat:3:1: error: DeleteKey: key not found")
     rc, _, err = run(KeyedProgram(), 'start;\ndelete WithKey(7, "x");')
     assert rc == 1 and "t.dat:2:" in err and "key not found" in err
     rc, _, err = run(PathProgram(), 'start;\ndelete_key Edge "x";')
-    assert rc == 1 and "t.dat:2: error: relation Edge does not have a primary key" in err
+    assert rc == 1 and "t.dat:2:1: error: relation Edge does not have a primary key" in err
 
 
 def test_modify():
@@ -273,25 +273,39 @@ def test_modify():
 
 def test_errors_have_line_numbers_and_stop():
     cases = [
-        ("start;\ninsert Edgee(\"a\", \"b\");", "t.dat:2: error: Unknown relation Edgee"),
-        ("start;\ninsert Edge(\"a\");", "t.dat:2: error: constructor Edge has 2 field(s)"),
-        ("start;\ninsert Edge(1, \"a\");", "t.dat:2: error: expected a value of type string"),
-        ("commit;", "t.dat:1: error: transaction_commit: no transaction in progress"),
-        ("start;\nstart;", "t.dat:2: error: transaction already in progress"),
-        ("rollback;", "t.dat:1: error: transaction_rollback: no transaction in progress"),
-        ("insert Edge(\"a\", \"b\");", "t.dat:1: error: apply_updates: no transaction"),
-        ("dump Edge;", "t.dat:1: error: Unknown output relation Edge"),
-        ("start;\nclear Path;", "t.dat:2: error: Unknown input relation Path"),
-        ("clear Edge;", "t.dat:1: error: clear_relation: no transaction in progress"),
-        ("start;\ninsert Path(\"a\", \"b\");", "t.dat:2: error: relation Path is not an input"),
-        ("echo ok;\n\n!!;", "t.dat:3: error: invalid input"),
-        ("dump_index Idx;", "t.dat:1: error: Unknown index Idx"),
+        ("start;\ninsert Edgee(\"a\", \"b\");", "t.dat:2:1: error: Unknown relation Edgee"),
+        ("start;\ninsert Edge(\"a\");", "t.dat:2:1: error: constructor Edge has 2 field(s)"),
+        ("start;\ninsert Edge(1, \"a\");", "t.dat:2:1: error: expected a value of type string"),
+        ("commit;", "t.dat:1:1: error: transaction_commit: no transaction in progress"),
+        ("start;\nstart;", "t.dat:2:1: error: transaction already in progress"),
+        ("rollback;", "t.dat:1:1: error: transaction_rollback: no transaction in progress"),
+        ("insert Edge(\"a\", \"b\");", "t.dat:1:1: error: apply_updates: no transaction"),
+        ("dump Edge;", "t.dat:1:1: error: Unknown output relation Edge"),
+        ("start;\nclear Path;", "t.dat:2:1: error: Unknown input relation Path"),
+        ("clear Edge;", "t.dat:1:1: error: clear_relation: no transaction in progress"),
+        ("start;\ninsert Path(\"a\", \"b\");", "t.dat:2:1: error: relation Path is not an input"),
+        ("echo ok;\n\n!!;", "t.dat:3:1: error: invalid input"),
+        ("dump_index Idx;", "t.dat:1:1: error: Unknown index Idx"),
     ]
     for dat, msg in cases:
         rc, out, err = run(PathProgram(), dat + "\necho never;")
         assert rc == 1, dat
         assert err.startswith(msg), (dat, err)
         assert "never" not in out
+
+
+def test_errors_quote_the_line_with_a_caret_under_the_command():
+    # the second of two commands on a line, and a token the parser cannot read
+    dat = 'start;\necho x; insert Edge(1, "a"); commit;\n'
+    rc, _, err = run(PathProgram(), dat)
+    assert rc == 1
+    assert err.splitlines()[1:] == ['echo x; insert Edge(1, "a"); commit;',
+                                    '        ^~~~~~~~~~~~~~~~~~~~']
+    assert err.startswith("t.dat:2:9: error: expected a value of type string")
+    rc, _, err = run(PathProgram(), "start;\n  insert Edge(\"a\", \"b\") !!;\n")
+    assert rc == 1 and err.splitlines() == [
+        "t.dat:2:25: error: invalid input: expected `;` or `,` after an update at `!!;`",
+        '  insert Edge("a", "b") !!;', " " * 24 + "^"]
 
 
 def test_command_after_failed_flush_still_runs():
@@ -301,7 +315,7 @@ def test_command_after_failed_flush_still_runs():
            'insert WithKey(2, "b"),\ninsert WithKey(1, "c"),\necho after;\necho never;')
     rc, out, err = run(KeyedProgram(), dat)
     assert rc == 1 and out == "after\n"
-    assert err.startswith("t.dat:4: error: Insert: duplicate key")
+    assert err.startswith("t.dat:4:1: error: Insert: duplicate key")
 
 
 def test_incomplete_trailing_command_is_ignored():
@@ -360,7 +374,7 @@ def test_engine_failures():
             return super().evaluate(inputs)
 
     rc, _, err = run(Boom(), 'start;\ninsert Edge("a", "b");\ncommit;')
-    assert rc == 1 and err.startswith("t.dat:3: error: evaluation failed: division by zero")
+    assert rc == 1 and err.startswith("t.dat:3:1: error: evaluation failed: division by zero")
 
 
 def test_recompute_once_per_commit():

@@ -343,7 +343,7 @@ def test_max_iterations(engine):
     with pytest.raises(RuntimeFailure) as info:
         execute(tc_plan(max_iterations=3), engine, {"Edge": chain})
     msg = str(info.value)
-    assert "Path" in msg and "3 iterations" in msg and "Path_new=" in msg
+    assert "Path" in msg and "3 iterations" in msg and "Path_new " in msg
 
 
 def test_fetch_unknown_relation(engine):

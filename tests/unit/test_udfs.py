@@ -132,9 +132,20 @@ def test_numbers() -> None:
     assert std("max", math.nan, 1.0, targs=(DOUBLE,)) is math.nan or \
         math.isnan(std("max", math.nan, 1.0, targs=(DOUBLE,)))
     assert std("min", NONE, some(0), targs=(TNamed(OPTION, (U8,)),)) == NONE
-    assert std("range_vec", 10, 15, 2) == (10, 12, 14)
-    assert std("range_vec", 15, 10, -1) == (15, 14, 13, 12, 11)
-    assert std("range_vec", 1, 5, 0) == ()
+    assert std("range_vec", 10, 15, 2, targs=(U32,)) == (10, 12, 14)
+    assert std("range_vec", 15, 10, -1, targs=(U32,)) == (15, 14, 13, 12, 11)
+    assert std("range_vec", 1, 5, 0, targs=(U32,)) == ()
+    # any ordered number type, as DDlog's: x + step while short of the end
+    assert std("range_vec", 1.25, 3.25, 1.0, targs=(DOUBLE,)) == (1.25, 2.25)
+    # 0.2 + 0.1 is 0.30000000000000004, past the end
+    assert std("range_vec", 0.0, 0.3, 0.1, targs=(DOUBLE,)) == (0.0, 0.1, 0.2)
+    assert std("range_vec", 1.0, -1.0, -0.5, targs=(DOUBLE,)) == (1.0, 0.5, 0.0, -0.5)
+    assert std("range_vec", 0.0, 0.35, 0.1, targs=(FLOAT,)) == (
+        0.0, 0.10000000149011612, 0.20000000298023224, 0.30000001192092896)  # in f32
+    assert std("range_vec", 1.0, 2.0, 0.0, targs=(DOUBLE,)) == ()
+    assert std("range_vec", 1.0, 2.0, math.nan, targs=(DOUBLE,)) == ()
+    with pytest.raises(RuntimeFailure, match="does not move"):
+        std("range_vec", 1e17, 2e17, 1.0, targs=(DOUBLE,))
     assert std("ntohl", 0x01020304) == 0x04030201 and std("htons", 0x0102) == 0x0201
     assert std("default", targs=(TNamed(OPTION, (U8,)),)) == NONE
 

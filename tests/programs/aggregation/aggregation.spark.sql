@@ -1,5 +1,5 @@
--- __group9_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group9_rows` AS
+-- Kinds__group9_rows
+CREATE OR REPLACE TEMPORARY VIEW `Kinds__group9_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
@@ -15,12 +15,12 @@ SELECT DISTINCT
     ELSE STRUCT(CAST(1 AS BIGINT) AS tag, CAST(0 AS BIGINT) AS Local_cost, `t1`.`dst` AS Remote_host)
   END AS `__value`
 FROM `Edge` AS `t1`;
--- __group9
-CREATE OR REPLACE TEMPORARY VIEW `__group9` AS
+-- Kinds__group9
+CREATE OR REPLACE TEMPORARY VIEW `Kinds__group9` AS
 SELECT
   `t1`.`s` AS `s`,
   STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `g`
-FROM `__group9_rows` AS `t1`
+FROM `Kinds__group9_rows` AS `t1`
 GROUP BY
   `t1`.`s`
 HAVING
@@ -31,21 +31,21 @@ SELECT DISTINCT
   `t1`.`s` AS `src`,
   `t1`.`g`.`vals` AS `kinds`,
   ELEMENT_AT(`t1`.`g`.`vals`, 1) AS `first`
-FROM `__group9` AS `t1`;
--- __group8_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group8_rows` AS
+FROM `Kinds__group9` AS `t1`;
+-- Neighbours__group8_rows
+CREATE OR REPLACE TEMPORARY VIEW `Neighbours__group8_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`cost` AS `c`,
   STRUCT(`t1`.`dst` AS _0, `t1`.`cost` AS _1) AS `__value`
 FROM `Edge` AS `t1`;
--- __group8
-CREATE OR REPLACE TEMPORARY VIEW `__group8` AS
+-- Neighbours__group8
+CREATE OR REPLACE TEMPORARY VIEW `Neighbours__group8` AS
 SELECT
   `t1`.`s` AS `s`,
   STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group8_rows` AS `t1`
+FROM `Neighbours__group8_rows` AS `t1`
 GROUP BY
   `t1`.`s`
 HAVING
@@ -55,20 +55,20 @@ CREATE OR REPLACE TEMPORARY VIEW `Neighbours` AS
 SELECT DISTINCT
   `t1`.`s` AS `src`,
   DL2SQL_UDF_1(`t1`.`__grouped1`) AS `by_dst`
-FROM `__group8` AS `t1`;
--- __group7_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group7_rows` AS
+FROM `Neighbours__group8` AS `t1`;
+-- Legacy__group7_rows
+CREATE OR REPLACE TEMPORARY VIEW `Legacy__group7_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`dst` AS `__value`
 FROM `Edge` AS `t1`;
--- __group7
-CREATE OR REPLACE TEMPORARY VIEW `__group7` AS
+-- Legacy__group7
+CREATE OR REPLACE TEMPORARY VIEW `Legacy__group7` AS
 SELECT
   `t1`.`s` AS `s`,
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS `__grouped1`
-FROM `__group7_rows` AS `t1`
+FROM `Legacy__group7_rows` AS `t1`
 GROUP BY
   `t1`.`s`
 HAVING
@@ -78,20 +78,20 @@ CREATE OR REPLACE TEMPORARY VIEW `Legacy` AS
 SELECT DISTINCT
   `t1`.`s` AS `src`,
   `t1`.`__grouped1` AS `n`
-FROM `__group7` AS `t1`;
--- __group6_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group6_rows` AS
+FROM `Legacy__group7` AS `t1`;
+-- Busy__group6_rows
+CREATE OR REPLACE TEMPORARY VIEW `Busy__group6_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`dst` AS `__value`
 FROM `Edge` AS `t1`;
--- __group6
-CREATE OR REPLACE TEMPORARY VIEW `__group6` AS
+-- Busy__group6
+CREATE OR REPLACE TEMPORARY VIEW `Busy__group6` AS
 SELECT
   `t1`.`s` AS `s`,
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS `__grouped1`
-FROM `__group6_rows` AS `t1`
+FROM `Busy__group6_rows` AS `t1`
 GROUP BY
   `t1`.`s`
 HAVING
@@ -100,22 +100,22 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Busy` AS
 SELECT DISTINCT
   `t1`.`s` AS `src`
-FROM `__group6` AS `t1`
+FROM `Busy__group6` AS `t1`
 WHERE
   `t1`.`__grouped1` > CAST(1 AS DECIMAL(38, 0));
--- __group5_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group5_rows` AS
+-- Cheap__group5_rows
+CREATE OR REPLACE TEMPORARY VIEW `Cheap__group5_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`cost` AS `c`,
   `t1`.`cost` AS `__value`
 FROM `Edge` AS `t1`;
--- __group5
-CREATE OR REPLACE TEMPORARY VIEW `__group5` AS
+-- Cheap__group5
+CREATE OR REPLACE TEMPORARY VIEW `Cheap__group5` AS
 SELECT
   `t1`.`s` AS `s`,
   STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group5_rows` AS `t1`
+FROM `Cheap__group5_rows` AS `t1`
 GROUP BY
   `t1`.`s`
 HAVING
@@ -129,41 +129,41 @@ SELECT DISTINCT
       CAST(ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) + CAST(1 AS BIGINT)
   ) & 4294967295 AS `budget`
-FROM `__group5` AS `t1`;
--- __group4_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group4_rows` AS
+FROM `Cheap__group5` AS `t1`;
+-- EdgeCount__group4_rows
+CREATE OR REPLACE TEMPORARY VIEW `EdgeCount__group4_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`cost` AS `c`,
   STRUCT(`t1`.`src` AS _0, `t1`.`dst` AS _1, `t1`.`cost` AS _2) AS `__value`
 FROM `Edge` AS `t1`;
--- __group4
-CREATE OR REPLACE TEMPORARY VIEW `__group4` AS
+-- EdgeCount__group4
+CREATE OR REPLACE TEMPORARY VIEW `EdgeCount__group4` AS
 SELECT
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS `__grouped1`
-FROM `__group4_rows` AS `t1`
+FROM `EdgeCount__group4_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- EdgeCount
 CREATE OR REPLACE TEMPORARY VIEW `EdgeCount` AS
 SELECT DISTINCT
   `t1`.`__grouped1` AS `n`
-FROM `__group4` AS `t1`;
--- __group3_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group3_rows` AS
+FROM `EdgeCount__group4` AS `t1`;
+-- Fanout__group3_rows
+CREATE OR REPLACE TEMPORARY VIEW `Fanout__group3_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`cost` AS `c`,
   `t1`.`cost` AS `__value`
 FROM `Edge` AS `t1`;
--- __group3
-CREATE OR REPLACE TEMPORARY VIEW `__group3` AS
+-- Fanout__group3
+CREATE OR REPLACE TEMPORARY VIEW `Fanout__group3` AS
 SELECT
   `t1`.`s` AS `s`,
   STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group3_rows` AS `t1`
+FROM `Fanout__group3_rows` AS `t1`
 GROUP BY
   `t1`.`s`
 HAVING
@@ -173,7 +173,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Fanout` AS
 SELECT DISTINCT
   `t1`.`s` AS `src`,
   `t1`.`__grouped1`.`vals` AS `costs`
-FROM `__group3` AS `t1`;
+FROM `Fanout__group3` AS `t1`;
 -- Path: non-recursive rules [partitioned by dst]
 CREATE OR REPLACE TEMPORARY VIEW `Path` AS
 SELECT /*+ REPARTITION(`dst`) */
@@ -256,16 +256,16 @@ FROM (
   -- Path := Path UNION ALL Path__new
   -- Path__delta := Path__new
 -- until empty: Path__new
--- __group2_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
+-- Stats__group2_rows
+CREATE OR REPLACE TEMPORARY VIEW `Stats__group2_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`cost`,
   `t1`.`cost` AS `__value`
 FROM `Path` AS `t1`;
--- __group2
-CREATE OR REPLACE TEMPORARY VIEW `__group2` AS
+-- Stats__group2
+CREATE OR REPLACE TEMPORARY VIEW `Stats__group2` AS
 SELECT
   `t1`.`s` AS `s`,
   `t1`.`d` AS `d`,
@@ -273,7 +273,7 @@ SELECT
     STRUCT(`t1`.`s` AS _0, `t1`.`d` AS _1) AS key,
     ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
   ) AS `g`
-FROM `__group2_rows` AS `t1`
+FROM `Stats__group2_rows` AS `t1`
 GROUP BY
   `t1`.`s`,
   `t1`.`d`
@@ -289,17 +289,17 @@ SELECT DISTINCT
   `t1`.`g`.`vals` AS `all`,
   ARRAY_DISTINCT(`t1`.`g`.`vals`) AS `costs`,
   DL2SQL_UDF_2(`t1`.`g`) AS `total`
-FROM `__group2` AS `t1`;
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+FROM `Stats__group2` AS `t1`;
+-- Shortest__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Shortest__group1_rows` AS
 SELECT DISTINCT
   `t1`.`src` AS `s`,
   `t1`.`dst` AS `d`,
   `t1`.`cost`,
   `t1`.`cost` AS `__value`
 FROM `Path` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Shortest__group1
+CREATE OR REPLACE TEMPORARY VIEW `Shortest__group1` AS
 SELECT
   `t1`.`s` AS `s`,
   `t1`.`d` AS `d`,
@@ -307,7 +307,7 @@ SELECT
     STRUCT(`t1`.`s` AS _0, `t1`.`d` AS _1) AS key,
     ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
   ) AS `__grouped1`
-FROM `__group1_rows` AS `t1`
+FROM `Shortest__group1_rows` AS `t1`
 GROUP BY
   `t1`.`s`,
   `t1`.`d`
@@ -319,7 +319,7 @@ SELECT DISTINCT
   `t1`.`s` AS `src`,
   `t1`.`d` AS `dst`,
   ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `cost`
-FROM `__group1` AS `t1`;
+FROM `Shortest__group1` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
 SELECT DISTINCT

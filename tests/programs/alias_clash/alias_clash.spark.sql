@@ -109,19 +109,19 @@
     -- Reached__delta := Reached__new
   -- until empty: Reached__new
 -- end if
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- Spread__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Spread__group1_rows` AS
 SELECT DISTINCT
   `t3`.`t1` AS `n`,
   `t3`.`t2` AS `m`,
   `t3`.`t2`.`y` AS `__value`
 FROM `Link` AS `t3`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Spread__group1
+CREATE OR REPLACE TEMPORARY VIEW `Spread__group1` AS
 SELECT
   `t3`.`n` AS `n`,
   STRUCT(`t3`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t3`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group1_rows` AS `t3`
+FROM `Spread__group1_rows` AS `t3`
 GROUP BY
   `t3`.`n`
 HAVING
@@ -131,7 +131,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Spread` AS
 SELECT DISTINCT
   `t3`.`n`,
   `t3`.`__grouped1`.`vals` AS `ys`
-FROM `__group1` AS `t3`;
+FROM `Spread__group1` AS `t3`;
 -- Lonely
 CREATE OR REPLACE TEMPORARY VIEW `Lonely` AS
 SELECT DISTINCT

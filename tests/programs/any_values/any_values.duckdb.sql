@@ -36,19 +36,19 @@ FROM "Ints" AS "t1"
 CROSS JOIN "Names" AS "t2"
 WHERE
   "t1"."n" < CAST(3 AS BIGINT);
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Grouped__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Grouped__group1_rows" AS
 SELECT DISTINCT
   "t1"."kind" AS "k",
   "t1"."v",
   "t1"."v" AS "__value"
 FROM "Boxed" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Grouped__group1
+CREATE OR REPLACE TEMPORARY VIEW "Grouped__group1" AS
 SELECT
   "t1"."k" AS "k",
   {'key': "t1"."k", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "g"
-FROM "__group1_rows" AS "t1"
+FROM "Grouped__group1_rows" AS "t1"
 GROUP BY
   "t1"."k"
 HAVING
@@ -59,7 +59,7 @@ SELECT DISTINCT
   "t1"."k" AS "kind",
   "t1"."g"."vals" AS "vs",
   DL2SQL_UDF_6("t1"."g") AS "top"
-FROM "__group1" AS "t1";
+FROM "Grouped__group1" AS "t1";
 -- BackPoints
 CREATE OR REPLACE TEMPORARY VIEW "BackPoints" AS
 SELECT DISTINCT

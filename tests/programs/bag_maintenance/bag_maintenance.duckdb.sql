@@ -21,19 +21,19 @@ SELECT
   "t1"."k",
   "t1"."v"
 FROM "Item__prev2" AS "t1";
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Weight__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Weight__group1_rows" AS
 SELECT
   "t1"."k",
   "t1"."v",
   "t1"."v" AS "__value"
 FROM "Item" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Weight__group1
+CREATE OR REPLACE TEMPORARY VIEW "Weight__group1" AS
 SELECT
   "t1"."k" AS "k",
   {'key': "t1"."k", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "Weight__group1_rows" AS "t1"
 GROUP BY
   "t1"."k"
 HAVING
@@ -43,7 +43,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Weight" AS
 SELECT DISTINCT
   "t1"."k",
   DL2SQL_UDF_1("t1"."__grouped1") AS "total"
-FROM "__group1" AS "t1";
+FROM "Weight__group1" AS "t1";
 -- Ticked
 CREATE OR REPLACE TEMPORARY VIEW "Ticked" AS
 SELECT

@@ -1,16 +1,16 @@
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- ByValue__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "ByValue__group1_rows" AS
 SELECT DISTINCT
   "t1"."t",
   "t1"."x",
   "t1"."t" AS "__value"
 FROM "Tag" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- ByValue__group1
+CREATE OR REPLACE TEMPORARY VIEW "ByValue__group1" AS
 SELECT
   "t1"."x" AS "x",
   {'key': "t1"."x", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "ByValue__group1_rows" AS "t1"
 GROUP BY
   "t1"."x"
 HAVING
@@ -20,7 +20,7 @@ CREATE OR REPLACE TEMPORARY VIEW "ByValue" AS
 SELECT DISTINCT
   "t1"."x",
   "t1"."__grouped1"."vals" AS "tags"
-FROM "__group1" AS "t1";
+FROM "ByValue__group1" AS "t1";
 -- Wrap
 CREATE OR REPLACE TEMPORARY VIEW "Wrap" AS
 SELECT DISTINCT
@@ -132,17 +132,17 @@ SELECT DISTINCT
     )
   END AS TEXT) AS "s"
 FROM "N" AS "t1";
--- __group2_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group2_rows" AS
+-- Ordered__group2_rows
+CREATE OR REPLACE TEMPORARY VIEW "Ordered__group2_rows" AS
 SELECT DISTINCT
   "t1"."x",
   "t1"."x" AS "__value"
 FROM "N" AS "t1";
--- __group2
-CREATE OR REPLACE TEMPORARY VIEW "__group2" AS
+-- Ordered__group2
+CREATE OR REPLACE TEMPORARY VIEW "Ordered__group2" AS
 SELECT
   {'key': TRUE, 'vals': LIST_SORT(LIST("t1"."__value"))} AS "g"
-FROM "__group2_rows" AS "t1"
+FROM "Ordered__group2_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- Ordered
@@ -151,7 +151,7 @@ SELECT DISTINCT
   "t1"."g"."vals" AS "all",
   LIST_EXTRACT("t1"."g"."vals", 1) AS "lo",
   LIST_EXTRACT("t1"."g"."vals", -1) AS "hi"
-FROM "__group2" AS "t1";
+FROM "Ordered__group2" AS "t1";
 -- Succ
 CREATE OR REPLACE TEMPORARY VIEW "Succ" AS
 SELECT DISTINCT

@@ -1,21 +1,21 @@
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- Smallest__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Smallest__group1_rows` AS
 SELECT DISTINCT
   `t1`.`v`,
   `t1`.`v` AS `__value`
 FROM `Vecs` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Smallest__group1
+CREATE OR REPLACE TEMPORARY VIEW `Smallest__group1` AS
 SELECT
   STRUCT(TRUE AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group1_rows` AS `t1`
+FROM `Smallest__group1_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- Smallest
 CREATE OR REPLACE TEMPORARY VIEW `Smallest` AS
 SELECT DISTINCT
   ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `v`
-FROM `__group1` AS `t1`;
+FROM `Smallest__group1` AS `t1`;
 -- Empties
 CREATE OR REPLACE TEMPORARY VIEW `Empties` AS
 SELECT DISTINCT

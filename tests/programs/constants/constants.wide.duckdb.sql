@@ -79,8 +79,8 @@ SELECT
 WHERE
   FALSE;
 -- repeat (stratum Hops):
-  -- __group1_rows: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+  -- Hops__group1_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Hops__group1_rows" AS
   SELECT DISTINCT
     "t1"."node" AS "a",
     "t1"."hops" AS "d",
@@ -91,12 +91,12 @@ WHERE
   FROM "Hops" AS "t1"
   JOIN "Link" AS "t2"
     ON "t2"."a" = "t1"."node";
-  -- __group1: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+  -- Hops__group1: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Hops__group1" AS
   SELECT
     "t1"."b" AS "b",
     {'key': "t1"."b", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-  FROM "__group1_rows" AS "t1"
+  FROM "Hops__group1_rows" AS "t1"
   GROUP BY
     "t1"."b"
   HAVING
@@ -110,7 +110,7 @@ WHERE
   SELECT DISTINCT
     "t1"."b" AS "node",
     LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS "hops"
-  FROM "__group1" AS "t1";
+  FROM "Hops__group1" AS "t1";
   -- Hops: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Hops__changed" AS
   SELECT

@@ -43,8 +43,8 @@ FROM (
   ) AS `stored`
 ) AS `renamed`;
 -- Hops := Hops: a constant of the program, 4 rows evaluated once when planned (loaded)
--- __group1 := __group1: a constant of the program, 3 rows evaluated once when planned (loaded)
--- __group1_rows := __group1_rows: a constant of the program, 4 rows evaluated once when planned (loaded)
+-- Hops__group1 := Hops__group1: a constant of the program, 3 rows evaluated once when planned (loaded)
+-- Hops__group1_rows := Hops__group1_rows: a constant of the program, 4 rows evaluated once when planned (loaded)
 -- Distance
 CREATE OR REPLACE TEMPORARY VIEW `Distance` AS
 SELECT DISTINCT

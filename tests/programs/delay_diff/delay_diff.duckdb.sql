@@ -19,19 +19,19 @@ SELECT
   "t1"."account",
   "t1"."amount"
 FROM "Deposit" AS "t1";
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Balance__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Balance__group1_rows" AS
 SELECT
   "t1"."account" AS "a",
   "t1"."amount" AS "x",
   "t1"."amount" AS "__value"
 FROM "Fold" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Balance__group1
+CREATE OR REPLACE TEMPORARY VIEW "Balance__group1" AS
 SELECT
   "t1"."a" AS "a",
   {'key': "t1"."a", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "Balance__group1_rows" AS "t1"
 GROUP BY
   "t1"."a"
 HAVING
@@ -41,7 +41,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Balance" AS
 SELECT DISTINCT
   "t1"."a" AS "account",
   DL2SQL_UDF_1("t1"."__grouped1") AS "amount"
-FROM "__group1" AS "t1";
+FROM "Balance__group1" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

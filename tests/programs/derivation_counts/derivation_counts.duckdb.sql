@@ -16,19 +16,19 @@ SELECT
   "t1"."shop",
   "t1"."amount"
 FROM "Amount" AS "t1";
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Total__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Total__group1_rows" AS
 SELECT
   "t1"."shop",
   "t1"."amount",
   "t1"."amount" AS "__value"
 FROM "Counted" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Total__group1
+CREATE OR REPLACE TEMPORARY VIEW "Total__group1" AS
 SELECT
   "t1"."shop" AS "shop",
   {'key': "t1"."shop", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "g"
-FROM "__group1_rows" AS "t1"
+FROM "Total__group1_rows" AS "t1"
 GROUP BY
   "t1"."shop"
 HAVING
@@ -39,7 +39,7 @@ SELECT DISTINCT
   "t1"."shop",
   DL2SQL_UDF_1("t1"."g") AS "total",
   DL2SQL_UDF_2(LIST_SORT(LIST_DISTINCT("t1"."g"."vals"))) AS "distinct_amounts"
-FROM "__group1" AS "t1";
+FROM "Total__group1" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

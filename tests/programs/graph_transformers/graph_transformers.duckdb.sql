@@ -1,5 +1,5 @@
--- __group4_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group4_rows" AS
+-- Mutual__group4_rows
+CREATE OR REPLACE TEMPORARY VIEW "Mutual__group4_rows" AS
 SELECT DISTINCT
   "t1"."_v" AS "e",
   "t1"."_v"."_0" AS "x",
@@ -16,13 +16,13 @@ SELECT DISTINCT
   END AS "hi",
   "t1"."_v" AS "__value"
 FROM "Link" AS "t1";
--- __group4
-CREATE OR REPLACE TEMPORARY VIEW "__group4" AS
+-- Mutual__group4
+CREATE OR REPLACE TEMPORARY VIEW "Mutual__group4" AS
 SELECT
   "t1"."lo" AS "lo",
   "t1"."hi" AS "hi",
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
-FROM "__group4_rows" AS "t1"
+FROM "Mutual__group4_rows" AS "t1"
 GROUP BY
   "t1"."lo",
   "t1"."hi"
@@ -32,13 +32,13 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Mutual" AS
 SELECT DISTINCT
   {'_0': "t1"."lo", '_1': "t1"."hi"} AS "_v"
-FROM "__group4" AS "t1"
+FROM "Mutual__group4" AS "t1"
 WHERE
   "t1"."__grouped1" > CAST(1 AS DECIMAL(38, 0))
 UNION
 SELECT DISTINCT
   {'_0': "t1"."hi", '_1': "t1"."lo"} AS "_v"
-FROM "__group4" AS "t1"
+FROM "Mutual__group4" AS "t1"
 WHERE
   "t1"."__grouped1" > CAST(1 AS DECIMAL(38, 0));
 -- MutualGroup__Edges
@@ -62,19 +62,19 @@ WITH RECURSIVE "MutualGroup__Reach__delta"("_v") AS (
 SELECT
   *
 FROM "MutualGroup__Reach__delta";
--- __group5_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group5_rows" AS
+-- MutualGroup__group5_rows
+CREATE OR REPLACE TEMPORARY VIEW "MutualGroup__group5_rows" AS
 SELECT DISTINCT
   "t1"."_v"."_0" AS "k",
   "t1"."_v"."_1" AS "n",
   "t1"."_v"."_0" AS "__value"
 FROM "MutualGroup__Reach" AS "t1";
--- __group5
-CREATE OR REPLACE TEMPORARY VIEW "__group5" AS
+-- MutualGroup__group5
+CREATE OR REPLACE TEMPORARY VIEW "MutualGroup__group5" AS
 SELECT
   "t1"."n" AS "n",
   {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group5_rows" AS "t1"
+FROM "MutualGroup__group5_rows" AS "t1"
 GROUP BY
   "t1"."n"
 HAVING
@@ -83,7 +83,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "MutualGroup" AS
 SELECT DISTINCT
   {'_0': "t1"."n", '_1': LIST_EXTRACT("t1"."__grouped1"."vals", 1)} AS "_v"
-FROM "__group5" AS "t1";
+FROM "MutualGroup__group5" AS "t1";
 -- Reached__Edges
 CREATE OR REPLACE TEMPORARY VIEW "Reached__Edges" AS
 SELECT DISTINCT
@@ -105,19 +105,19 @@ WITH RECURSIVE "Reached__Reach__delta"("_v") AS (
 SELECT
   *
 FROM "Reached__Reach__delta";
--- __group3_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group3_rows" AS
+-- Reached__group3_rows
+CREATE OR REPLACE TEMPORARY VIEW "Reached__group3_rows" AS
 SELECT DISTINCT
   "t1"."_v"."_0" AS "k",
   "t1"."_v"."_1" AS "n",
   "t1"."_v"."_0" AS "__value"
 FROM "Reached__Reach" AS "t1";
--- __group3
-CREATE OR REPLACE TEMPORARY VIEW "__group3" AS
+-- Reached__group3
+CREATE OR REPLACE TEMPORARY VIEW "Reached__group3" AS
 SELECT
   "t1"."n" AS "n",
   {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group3_rows" AS "t1"
+FROM "Reached__group3_rows" AS "t1"
 GROUP BY
   "t1"."n"
 HAVING
@@ -126,7 +126,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Reached" AS
 SELECT DISTINCT
   {'_0': "t1"."n", '_1': LIST_EXTRACT("t1"."__grouped1"."vals", 1)} AS "_v"
-FROM "__group3" AS "t1";
+FROM "Reached__group3" AS "t1";
 -- Component__Edges
 CREATE OR REPLACE TEMPORARY VIEW "Component__Edges" AS
 SELECT DISTINCT
@@ -148,8 +148,8 @@ WITH RECURSIVE "Component__Path__delta"("_v") AS (
 SELECT
   *
 FROM "Component__Path__delta";
--- __group2_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group2_rows" AS
+-- Component__group2_rows
+CREATE OR REPLACE TEMPORARY VIEW "Component__group2_rows" AS
 SELECT DISTINCT
   "t1"."_v"."_0" AS "n",
   "t1"."_v"."_1" AS "m",
@@ -157,12 +157,12 @@ SELECT DISTINCT
 FROM "Component__Path" AS "t1"
 JOIN "Component__Path" AS "t2"
   ON "t2"."_v"."_0" = "t1"."_v"."_1" AND "t2"."_v"."_1" = "t1"."_v"."_0";
--- __group2
-CREATE OR REPLACE TEMPORARY VIEW "__group2" AS
+-- Component__group2
+CREATE OR REPLACE TEMPORARY VIEW "Component__group2" AS
 SELECT
   "t1"."n" AS "n",
   {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group2_rows" AS "t1"
+FROM "Component__group2_rows" AS "t1"
 GROUP BY
   "t1"."n"
 HAVING
@@ -171,7 +171,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Component" AS
 SELECT DISTINCT
   {'_0': "t1"."n", '_1': LIST_EXTRACT("t1"."__grouped1"."vals", 1)} AS "_v"
-FROM "__group2" AS "t1";
+FROM "Component__group2" AS "t1";
 -- Labeled
 CREATE OR REPLACE TEMPORARY VIEW "Labeled" AS
 SELECT DISTINCT
@@ -191,19 +191,19 @@ WHERE
     WHERE
       "t2"."_v"."_0" = "t1"."name"
   );
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- ComponentSize__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "ComponentSize__group1_rows" AS
 SELECT DISTINCT
   "t1"."node" AS "n",
   "t1"."label" AS "l",
   "t1"."node" AS "__value"
 FROM "Labeled" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- ComponentSize__group1
+CREATE OR REPLACE TEMPORARY VIEW "ComponentSize__group1" AS
 SELECT
   "t1"."l" AS "l",
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "ComponentSize__group1_rows" AS "t1"
 GROUP BY
   "t1"."l"
 HAVING
@@ -213,7 +213,7 @@ CREATE OR REPLACE TEMPORARY VIEW "ComponentSize" AS
 SELECT DISTINCT
   "t1"."l" AS "label",
   "t1"."__grouped1" AS "size"
-FROM "__group1" AS "t1";
+FROM "ComponentSize__group1" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

@@ -1,5 +1,5 @@
--- __group4_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group4_rows` AS
+-- Mutual__group4_rows
+CREATE OR REPLACE TEMPORARY VIEW `Mutual__group4_rows` AS
 SELECT DISTINCT
   `t1`.`_v` AS `e`,
   `t1`.`_v`.`_0` AS `x`,
@@ -16,13 +16,13 @@ SELECT DISTINCT
   END AS `hi`,
   `t1`.`_v` AS `__value`
 FROM `Link` AS `t1`;
--- __group4
-CREATE OR REPLACE TEMPORARY VIEW `__group4` AS
+-- Mutual__group4
+CREATE OR REPLACE TEMPORARY VIEW `Mutual__group4` AS
 SELECT
   `t1`.`lo` AS `lo`,
   `t1`.`hi` AS `hi`,
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS `__grouped1`
-FROM `__group4_rows` AS `t1`
+FROM `Mutual__group4_rows` AS `t1`
 GROUP BY
   `t1`.`lo`,
   `t1`.`hi`
@@ -32,13 +32,13 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Mutual` AS
 SELECT DISTINCT
   STRUCT(`t1`.`lo` AS _0, `t1`.`hi` AS _1) AS `_v`
-FROM `__group4` AS `t1`
+FROM `Mutual__group4` AS `t1`
 WHERE
   `t1`.`__grouped1` > CAST(1 AS DECIMAL(38, 0))
 UNION
 SELECT DISTINCT
   STRUCT(`t1`.`hi` AS _0, `t1`.`lo` AS _1) AS `_v`
-FROM `__group4` AS `t1`
+FROM `Mutual__group4` AS `t1`
 WHERE
   `t1`.`__grouped1` > CAST(1 AS DECIMAL(38, 0));
 -- MutualGroup__Edges
@@ -73,19 +73,19 @@ FROM `MutualGroup__Reach`;
   -- MutualGroup__Reach := MutualGroup__Reach UNION ALL MutualGroup__Reach__new
   -- MutualGroup__Reach__delta := MutualGroup__Reach__new
 -- until empty: MutualGroup__Reach__new
--- __group5_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group5_rows` AS
+-- MutualGroup__group5_rows
+CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__group5_rows` AS
 SELECT DISTINCT
   `t1`.`_v`.`_0` AS `k`,
   `t1`.`_v`.`_1` AS `n`,
   `t1`.`_v`.`_0` AS `__value`
 FROM `MutualGroup__Reach` AS `t1`;
--- __group5
-CREATE OR REPLACE TEMPORARY VIEW `__group5` AS
+-- MutualGroup__group5
+CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__group5` AS
 SELECT
   `t1`.`n` AS `n`,
   STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group5_rows` AS `t1`
+FROM `MutualGroup__group5_rows` AS `t1`
 GROUP BY
   `t1`.`n`
 HAVING
@@ -94,7 +94,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `MutualGroup` AS
 SELECT DISTINCT
   STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
-FROM `__group5` AS `t1`;
+FROM `MutualGroup__group5` AS `t1`;
 -- Reached__Edges
 CREATE OR REPLACE TEMPORARY VIEW `Reached__Edges` AS
 SELECT DISTINCT
@@ -127,19 +127,19 @@ FROM `Reached__Reach`;
   -- Reached__Reach := Reached__Reach UNION ALL Reached__Reach__new
   -- Reached__Reach__delta := Reached__Reach__new
 -- until empty: Reached__Reach__new
--- __group3_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group3_rows` AS
+-- Reached__group3_rows
+CREATE OR REPLACE TEMPORARY VIEW `Reached__group3_rows` AS
 SELECT DISTINCT
   `t1`.`_v`.`_0` AS `k`,
   `t1`.`_v`.`_1` AS `n`,
   `t1`.`_v`.`_0` AS `__value`
 FROM `Reached__Reach` AS `t1`;
--- __group3
-CREATE OR REPLACE TEMPORARY VIEW `__group3` AS
+-- Reached__group3
+CREATE OR REPLACE TEMPORARY VIEW `Reached__group3` AS
 SELECT
   `t1`.`n` AS `n`,
   STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group3_rows` AS `t1`
+FROM `Reached__group3_rows` AS `t1`
 GROUP BY
   `t1`.`n`
 HAVING
@@ -148,7 +148,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Reached` AS
 SELECT DISTINCT
   STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
-FROM `__group3` AS `t1`;
+FROM `Reached__group3` AS `t1`;
 -- Component__Edges
 CREATE OR REPLACE TEMPORARY VIEW `Component__Edges` AS
 SELECT DISTINCT
@@ -181,8 +181,8 @@ FROM `Component__Path`;
   -- Component__Path := Component__Path UNION ALL Component__Path__new
   -- Component__Path__delta := Component__Path__new
 -- until empty: Component__Path__new
--- __group2_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
+-- Component__group2_rows
+CREATE OR REPLACE TEMPORARY VIEW `Component__group2_rows` AS
 SELECT DISTINCT
   `t1`.`_v`.`_0` AS `n`,
   `t1`.`_v`.`_1` AS `m`,
@@ -190,12 +190,12 @@ SELECT DISTINCT
 FROM `Component__Path` AS `t1`
 JOIN `Component__Path` AS `t2`
   ON `t2`.`_v`.`_0` = `t1`.`_v`.`_1` AND `t2`.`_v`.`_1` = `t1`.`_v`.`_0`;
--- __group2
-CREATE OR REPLACE TEMPORARY VIEW `__group2` AS
+-- Component__group2
+CREATE OR REPLACE TEMPORARY VIEW `Component__group2` AS
 SELECT
   `t1`.`n` AS `n`,
   STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group2_rows` AS `t1`
+FROM `Component__group2_rows` AS `t1`
 GROUP BY
   `t1`.`n`
 HAVING
@@ -204,7 +204,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Component` AS
 SELECT DISTINCT
   STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
-FROM `__group2` AS `t1`;
+FROM `Component__group2` AS `t1`;
 -- Labeled
 CREATE OR REPLACE TEMPORARY VIEW `Labeled` AS
 SELECT DISTINCT
@@ -224,19 +224,19 @@ WHERE
     WHERE
       `t2`.`_v`.`_0` = `t1`.`name`
   );
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- ComponentSize__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `ComponentSize__group1_rows` AS
 SELECT DISTINCT
   `t1`.`node` AS `n`,
   `t1`.`label` AS `l`,
   `t1`.`node` AS `__value`
 FROM `Labeled` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- ComponentSize__group1
+CREATE OR REPLACE TEMPORARY VIEW `ComponentSize__group1` AS
 SELECT
   `t1`.`l` AS `l`,
   CAST(COUNT(*) AS DECIMAL(38, 0)) AS `__grouped1`
-FROM `__group1_rows` AS `t1`
+FROM `ComponentSize__group1_rows` AS `t1`
 GROUP BY
   `t1`.`l`
 HAVING
@@ -246,7 +246,7 @@ CREATE OR REPLACE TEMPORARY VIEW `ComponentSize` AS
 SELECT DISTINCT
   `t1`.`l` AS `label`,
   `t1`.`__grouped1` AS `size`
-FROM `__group1` AS `t1`;
+FROM `ComponentSize__group1` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
 SELECT DISTINCT

@@ -1,3 +1,13 @@
+-- Given: rows whose primary key another row has
+CREATE OR REPLACE TEMPORARY VIEW `Given__clash` AS
+SELECT DISTINCT
+  `dl2sql_row`.`k`,
+  `dl2sql_row`.`s`
+FROM `Given` AS `dl2sql_row`
+JOIN `Given` AS `dl2sql_other`
+  ON `dl2sql_row`.`k` = `dl2sql_other`.`k`
+  AND STRUCT(`dl2sql_row`.`k` AS k, `dl2sql_row`.`s` AS s) <> STRUCT(`dl2sql_other`.`k` AS k, `dl2sql_other`.`s` AS s);
+-- fail if Given__clash has a row: relation `Given`: two rows have the same primary key (DDlog keeps one row per key)
 -- GivenSize
 CREATE OR REPLACE TEMPORARY VIEW `GivenSize` AS
 SELECT DISTINCT
@@ -6,19 +16,19 @@ SELECT DISTINCT
   DL2SQL_UDF_1(`t1`.`s`) AS `n`,
   DL2SQL_UDF_2(`t1`.`s`) AS `vec`
 FROM `Given` AS `t1`;
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- Tags__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Tags__group1_rows` AS
 SELECT DISTINCT
   `t1`.`id`,
   `t1`.`tag`,
   `t1`.`tag` AS `__value`
 FROM `Tagged` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Tags__group1
+CREATE OR REPLACE TEMPORARY VIEW `Tags__group1` AS
 SELECT
   `t1`.`id` AS `id`,
   STRUCT(`t1`.`id` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group1_rows` AS `t1`
+FROM `Tags__group1_rows` AS `t1`
 GROUP BY
   `t1`.`id`
 HAVING
@@ -28,7 +38,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Tags` AS
 SELECT DISTINCT
   `t1`.`id`,
   DL2SQL_UDF_3(`t1`.`__grouped1`) AS `tags`
-FROM `__group1` AS `t1`;
+FROM `Tags__group1` AS `t1`;
 -- Ops
 CREATE OR REPLACE TEMPORARY VIEW `Ops` AS
 SELECT DISTINCT
@@ -69,17 +79,17 @@ SELECT DISTINCT
 FROM `Tags` AS `t1`
 WHERE
   `t1`.`id` = CAST(1 AS BIGINT);
--- __group2_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group2_rows` AS
+-- AllTags__group2_rows
+CREATE OR REPLACE TEMPORARY VIEW `AllTags__group2_rows` AS
 SELECT DISTINCT
   `t1`.`tags`,
   `t1`.`tags` AS `__value`
 FROM `Tags` AS `t1`;
--- __group2
-CREATE OR REPLACE TEMPORARY VIEW `__group2` AS
+-- AllTags__group2
+CREATE OR REPLACE TEMPORARY VIEW `AllTags__group2` AS
 SELECT
   STRUCT(TRUE AS key, DL2SQL_UDF_9(ARRAY_SORT(COLLECT_LIST(`t1`.`__value`))) AS vals) AS `g`
-FROM `__group2_rows` AS `t1`
+FROM `AllTags__group2_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- AllTags
@@ -88,7 +98,7 @@ SELECT DISTINCT
   DL2SQL_UDF_10(`t1`.`g`) AS `tags`,
   ELEMENT_AT(`t1`.`g`.`vals`, 1) AS `smallest`,
   DL2SQL_UDF_11(`t1`.`g`) AS `sets`
-FROM `__group2` AS `t1`;
+FROM `AllTags__group2` AS `t1`;
 -- Smaller
 CREATE OR REPLACE TEMPORARY VIEW `Smaller` AS
 SELECT DISTINCT

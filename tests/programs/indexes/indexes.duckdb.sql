@@ -1,3 +1,14 @@
+-- Hosts: rows whose primary key another row has
+CREATE OR REPLACE TEMPORARY VIEW "Hosts__clash" AS
+SELECT DISTINCT
+  "dl2sql_row"."name",
+  "dl2sql_row"."zone",
+  "dl2sql_row"."port"
+FROM "Hosts" AS "dl2sql_row"
+JOIN "Hosts" AS "dl2sql_other"
+  ON "dl2sql_row"."name" = "dl2sql_other"."name"
+  AND {'name': "dl2sql_row"."name", 'zone': "dl2sql_row"."zone", 'port': "dl2sql_row"."port"} <> {'name': "dl2sql_other"."name", 'zone': "dl2sql_other"."zone", 'port': "dl2sql_other"."port"};
+-- fail if Hosts__clash has a row: relation `Hosts`: two rows have the same primary key (DDlog keeps one row per key)
 -- Event: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Event" AS
 WITH RECURSIVE "Event__delta"("_v") AS (

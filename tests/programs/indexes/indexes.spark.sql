@@ -1,3 +1,22 @@
+-- Hosts: rows whose primary key another row has
+CREATE OR REPLACE TEMPORARY VIEW `Hosts__clash` AS
+SELECT DISTINCT
+  `dl2sql_row`.`name`,
+  `dl2sql_row`.`zone`,
+  `dl2sql_row`.`port`
+FROM `Hosts` AS `dl2sql_row`
+JOIN `Hosts` AS `dl2sql_other`
+  ON `dl2sql_row`.`name` = `dl2sql_other`.`name`
+  AND STRUCT(
+    `dl2sql_row`.`name` AS name,
+    `dl2sql_row`.`zone` AS zone,
+    `dl2sql_row`.`port` AS port
+  ) <> STRUCT(
+    `dl2sql_other`.`name` AS name,
+    `dl2sql_other`.`zone` AS zone,
+    `dl2sql_other`.`port` AS port
+  );
+-- fail if Hosts__clash has a row: relation `Hosts`: two rows have the same primary key (DDlog keeps one row per key)
 -- Event := Event: a constant of the program, 4 rows evaluated once when planned (loaded)
 -- Open
 CREATE OR REPLACE TEMPORARY VIEW `Open` AS

@@ -1,3 +1,13 @@
+-- Nested: rows whose primary key another row has
+CREATE OR REPLACE TEMPORARY VIEW "Nested__clash" AS
+SELECT DISTINCT
+  "dl2sql_row"."key",
+  "dl2sql_row"."m"
+FROM "Nested" AS "dl2sql_row"
+JOIN "Nested" AS "dl2sql_other"
+  ON "dl2sql_row"."key" = "dl2sql_other"."key"
+  AND {'key': "dl2sql_row"."key", 'm': "dl2sql_row"."m"} <> {'key': "dl2sql_other"."key", 'm': "dl2sql_other"."m"};
+-- fail if Nested__clash has a row: relation `Nested`: two rows have the same primary key (DDlog keeps one row per key)
 -- Objects
 CREATE OR REPLACE TEMPORARY VIEW "Objects" AS
 SELECT DISTINCT
@@ -10,17 +20,17 @@ SELECT DISTINCT
 FROM "Names" AS "t1"
 JOIN "Names" AS "t2"
   ON DL2SQL_UDF_3("t1"."n", "t2"."n");
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Ordered__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Ordered__group1_rows" AS
 SELECT DISTINCT
   "t1"."n",
   "t1"."n" AS "__value"
 FROM "Names" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Ordered__group1
+CREATE OR REPLACE TEMPORARY VIEW "Ordered__group1" AS
 SELECT
   {'key': TRUE, 'vals': DL2SQL_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
-FROM "__group1_rows" AS "t1"
+FROM "Ordered__group1_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- Ordered
@@ -29,7 +39,7 @@ SELECT DISTINCT
   "t1"."g"."vals" AS "v",
   DL2SQL_UDF_5("t1"."g") AS "s",
   LIST_EXTRACT("t1"."g"."vals", 1) AS "least"
-FROM "__group1" AS "t1";
+FROM "Ordered__group1" AS "t1";
 -- ONested
 CREATE OR REPLACE TEMPORARY VIEW "ONested" AS
 SELECT DISTINCT

@@ -14,19 +14,19 @@ SELECT DISTINCT
   DL2SQL_UDF_2(`t1`.`text`, ',') AS `texts`,
   DL2SQL_UDF_3(`t1`.`text`) AS `numbers`
 FROM `Raw` AS `t1`;
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- FromGroup__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `FromGroup__group1_rows` AS
 SELECT DISTINCT
   `t1`.`x` AS `x0`,
   `t1`.`label` AS `l`,
   `t1`.`x` AS `__value`
 FROM `In` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- FromGroup__group1
+CREATE OR REPLACE TEMPORARY VIEW `FromGroup__group1` AS
 SELECT
   `t1`.`l` AS `l`,
   STRUCT(`t1`.`l` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `g`
-FROM `__group1_rows` AS `t1`
+FROM `FromGroup__group1_rows` AS `t1`
 GROUP BY
   `t1`.`l`
 HAVING
@@ -37,7 +37,7 @@ SELECT DISTINCT
   `t1`.`l` AS `label`,
   `t2`.`_e` AS `x`,
   CAST(1 AS BIGINT) AS `weight`
-FROM `__group1` AS `t1`
+FROM `FromGroup__group1` AS `t1`
 LATERAL VIEW
 EXPLODE(`t1`.`g`.`vals`) t2 AS `_e`;
 -- Doubled

@@ -52,24 +52,24 @@ SELECT DISTINCT
 FROM `Host6` AS `t1`
 JOIN `Host6` AS `t2`
   ON `t1`.`v6` < `t2`.`v6`;
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- Lowest__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Lowest__group1_rows` AS
 SELECT DISTINCT
   `t1`.`v4` AS `a`,
   `t1`.`v4` AS `__value`
 FROM `Host` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Lowest__group1
+CREATE OR REPLACE TEMPORARY VIEW `Lowest__group1` AS
 SELECT
   STRUCT(TRUE AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group1_rows` AS `t1`
+FROM `Lowest__group1_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- Lowest
 CREATE OR REPLACE TEMPORARY VIEW `Lowest` AS
 SELECT DISTINCT
   ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `addr`
-FROM `__group1` AS `t1`;
+FROM `Lowest__group1` AS `t1`;
 -- Shown
 CREATE OR REPLACE TEMPORARY VIEW `Shown` AS
 SELECT DISTINCT

@@ -12,8 +12,8 @@ SELECT
 WHERE
   FALSE;
 -- repeat (stratum Fanin, Open):
-  -- __group5_rows: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group5_rows" AS
+  -- Fanin__group5_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Fanin__group5_rows" AS
   SELECT DISTINCT
     "t1"."id" AS "c",
     "t2"."parent" AS "p",
@@ -21,12 +21,12 @@ WHERE
   FROM "Open" AS "t1"
   JOIN "Edge" AS "t2"
     ON "t2"."child" = "t1"."id";
-  -- __group5: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group5" AS
+  -- Fanin__group5: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Fanin__group5" AS
   SELECT
     "t1"."p" AS "p",
     CAST(COUNT(*) AS DECIMAL(38, 0)) AS "__grouped1"
-  FROM "__group5_rows" AS "t1"
+  FROM "Fanin__group5_rows" AS "t1"
   GROUP BY
     "t1"."p"
   HAVING
@@ -36,7 +36,7 @@ WHERE
   SELECT DISTINCT
     "t1"."p" AS "node",
     "t1"."__grouped1" AS "open_children"
-  FROM "__group5" AS "t1";
+  FROM "Fanin__group5" AS "t1";
   -- Open: every rule, on the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Open__next" AS
   SELECT DISTINCT
@@ -129,8 +129,8 @@ SELECT
 WHERE
   FALSE;
 -- repeat (stratum Lowest):
-  -- __group3_rows: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group3_rows" AS
+  -- Lowest__group3_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Lowest__group3_rows" AS
   SELECT DISTINCT
     "t1"."child" AS "c",
     "t1"."parent" AS "p",
@@ -139,33 +139,33 @@ WHERE
   FROM "Edge" AS "t1"
   JOIN "Lowest" AS "t2"
     ON "t2"."node" = "t1"."child";
-  -- __group3: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group3" AS
+  -- Lowest__group3: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Lowest__group3" AS
   SELECT
     "t1"."p" AS "p",
     "t1"."c" AS "c",
     {'key': {'_0': "t1"."p", '_1': "t1"."c"}, 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-  FROM "__group3_rows" AS "t1"
+  FROM "Lowest__group3_rows" AS "t1"
   GROUP BY
     "t1"."p",
     "t1"."c"
   HAVING
     COUNT(*) > 0;
-  -- __group4_rows: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group4_rows" AS
+  -- Lowest__group4_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Lowest__group4_rows" AS
   SELECT DISTINCT
     "t1"."p",
     "t1"."c",
     "t1"."__grouped1",
     LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS "per_child",
     LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS "__value"
-  FROM "__group3" AS "t1";
-  -- __group4: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group4" AS
+  FROM "Lowest__group3" AS "t1";
+  -- Lowest__group4: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Lowest__group4" AS
   SELECT
     "t1"."p" AS "p",
     {'key': "t1"."p", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped2"
-  FROM "__group4_rows" AS "t1"
+  FROM "Lowest__group4_rows" AS "t1"
   GROUP BY
     "t1"."p"
   HAVING
@@ -180,7 +180,7 @@ WHERE
   SELECT DISTINCT
     "t1"."p" AS "node",
     LIST_EXTRACT("t1"."__grouped2"."vals", 1) AS "low"
-  FROM "__group4" AS "t1";
+  FROM "Lowest__group4" AS "t1";
   -- Lowest: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Lowest__changed" AS
   SELECT
@@ -220,8 +220,8 @@ WHERE
     );
   -- Lowest := Lowest__next
 -- until empty: Lowest__changed
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Span__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Span__group1_rows" AS
 SELECT DISTINCT
   "t1"."id" AS "n",
   "t2"."tag" AS "t",
@@ -229,12 +229,12 @@ SELECT DISTINCT
 FROM "Node" AS "t1"
 JOIN "Tag" AS "t2"
   ON "t2"."node" = "t1"."id";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Span__group1
+CREATE OR REPLACE TEMPORARY VIEW "Span__group1" AS
 SELECT
   "t1"."n" AS "n",
   {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "Span__group1_rows" AS "t1"
 GROUP BY
   "t1"."n"
 HAVING
@@ -247,8 +247,8 @@ SELECT
 WHERE
   FALSE;
 -- repeat (stratum Span):
-  -- __group2_rows: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group2_rows" AS
+  -- Span__group2_rows: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Span__group2_rows" AS
   SELECT DISTINCT
     "t1"."id" AS "p",
     "t2"."child" AS "c",
@@ -259,12 +259,12 @@ WHERE
     ON "t2"."parent" = "t1"."id"
   JOIN "Span" AS "t3"
     ON "t3"."node" = "t2"."child";
-  -- __group2: a group_by step of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "__group2" AS
+  -- Span__group2: a group_by step of this iteration
+  CREATE OR REPLACE TEMPORARY VIEW "Span__group2" AS
   SELECT
     "t1"."p" AS "p",
     {'key': "t1"."p", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-  FROM "__group2_rows" AS "t1"
+  FROM "Span__group2_rows" AS "t1"
   GROUP BY
     "t1"."p"
   HAVING
@@ -274,12 +274,12 @@ WHERE
   SELECT DISTINCT
     "t1"."n" AS "node",
     LIST_SORT(LIST_DISTINCT("t1"."__grouped1"."vals")) AS "tags"
-  FROM "__group1" AS "t1"
+  FROM "Span__group1" AS "t1"
   UNION
   SELECT DISTINCT
     "t1"."p" AS "node",
     DL2SQL_UDF_1("t1"."__grouped1") AS "tags"
-  FROM "__group2" AS "t1";
+  FROM "Span__group2" AS "t1";
   -- Span: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Span__changed" AS
   SELECT

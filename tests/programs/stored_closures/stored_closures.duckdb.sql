@@ -10,17 +10,17 @@ SELECT DISTINCT
     CAST("t1"."k" AS DECIMAL(38, 0)) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))} AS "f"
 FROM "Offset" AS "t1";
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Adders__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Adders__group1_rows" AS
 SELECT DISTINCT
   "t1"."f",
   "t1"."f" AS "__value"
 FROM "Adder" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Adders__group1
+CREATE OR REPLACE TEMPORARY VIEW "Adders__group1" AS
 SELECT
   {'key': TRUE, 'vals': LIST_SORT(LIST("t1"."__value"))} AS "g"
-FROM "__group1_rows" AS "t1"
+FROM "Adders__group1_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- Adders
@@ -41,7 +41,7 @@ SELECT DISTINCT
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
   END AS "least",
   LIST_EXTRACT("t1"."g"."vals", 1) = LIST_EXTRACT("t1"."g"."vals", 1) AS "same"
-FROM "__group1" AS "t1";
+FROM "Adders__group1" AS "t1";
 -- Fn
 CREATE OR REPLACE TEMPORARY VIEW "Fn" AS
 SELECT DISTINCT

@@ -18,17 +18,17 @@ SELECT DISTINCT
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS lambda1_k
   ) AS `f`
 FROM `Offset` AS `t1`;
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- Adders__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Adders__group1_rows` AS
 SELECT DISTINCT
   `t1`.`f`,
   `t1`.`f` AS `__value`
 FROM `Adder` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Adders__group1
+CREATE OR REPLACE TEMPORARY VIEW `Adders__group1` AS
 SELECT
   STRUCT(TRUE AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `g`
-FROM `__group1_rows` AS `t1`
+FROM `Adders__group1_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- Adders
@@ -49,7 +49,7 @@ SELECT DISTINCT
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))
   END AS `least`,
   ELEMENT_AT(`t1`.`g`.`vals`, 1) = ELEMENT_AT(`t1`.`g`.`vals`, 1) AS `same`
-FROM `__group1` AS `t1`;
+FROM `Adders__group1` AS `t1`;
 -- Fn
 CREATE OR REPLACE TEMPORARY VIEW `Fn` AS
 SELECT DISTINCT

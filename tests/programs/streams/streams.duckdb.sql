@@ -1,16 +1,16 @@
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Total__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Total__group1_rows" AS
 SELECT
   "t1"."zip" AS "z",
   "t1"."weight" AS "w",
   "t1"."weight" AS "__value"
 FROM "Parcel" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Total__group1
+CREATE OR REPLACE TEMPORARY VIEW "Total__group1" AS
 SELECT
   "t1"."z" AS "z",
   {'key': "t1"."z", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "Total__group1_rows" AS "t1"
 GROUP BY
   "t1"."z"
 HAVING
@@ -20,7 +20,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Total" AS
 SELECT
   "t1"."z" AS "zip",
   DL2SQL_UDF_1("t1"."__grouped1") AS "total"
-FROM "__group1" AS "t1";
+FROM "Total__group1" AS "t1";
 -- ParcelCity
 CREATE OR REPLACE TEMPORARY VIEW "ParcelCity" AS
 SELECT

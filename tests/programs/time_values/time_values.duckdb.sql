@@ -141,18 +141,18 @@ SELECT DISTINCT
 FROM "Meeting" AS "t1"
 JOIN "Meeting" AS "t2"
   ON "t1"."start" < "t2"."start";
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Earliest__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Earliest__group1_rows" AS
 SELECT DISTINCT
   "t1"."day" AS "d",
   "t1"."start" AS "t",
   {'_0': "t1"."day", '_1': "t1"."start"} AS "__value"
 FROM "Meeting" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Earliest__group1
+CREATE OR REPLACE TEMPORARY VIEW "Earliest__group1" AS
 SELECT
   {'key': TRUE, 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "Earliest__group1_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- Earliest
@@ -160,7 +160,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Earliest" AS
 SELECT DISTINCT
   LIST_EXTRACT("t1"."__grouped1"."vals", 1)."_0" AS "day",
   LIST_EXTRACT("t1"."__grouped1"."vals", 1)."_1" AS "start"
-FROM "__group1" AS "t1";
+FROM "Earliest__group1" AS "t1";
 -- Starts
 CREATE OR REPLACE TEMPORARY VIEW "Starts" AS
 SELECT DISTINCT

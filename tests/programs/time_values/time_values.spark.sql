@@ -165,18 +165,18 @@ SELECT DISTINCT
 FROM `Meeting` AS `t1`
 JOIN `Meeting` AS `t2`
   ON `t1`.`start` < `t2`.`start`;
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW `__group1_rows` AS
+-- Earliest__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW `Earliest__group1_rows` AS
 SELECT DISTINCT
   `t1`.`day` AS `d`,
   `t1`.`start` AS `t`,
   STRUCT(`t1`.`day` AS _0, `t1`.`start` AS _1) AS `__value`
 FROM `Meeting` AS `t1`;
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW `__group1` AS
+-- Earliest__group1
+CREATE OR REPLACE TEMPORARY VIEW `Earliest__group1` AS
 SELECT
   STRUCT(TRUE AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
-FROM `__group1_rows` AS `t1`
+FROM `Earliest__group1_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- Earliest
@@ -184,7 +184,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Earliest` AS
 SELECT DISTINCT
   ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1).`_0` AS `day`,
   ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1).`_1` AS `start`
-FROM `__group1` AS `t1`;
+FROM `Earliest__group1` AS `t1`;
 -- Starts
 CREATE OR REPLACE TEMPORARY VIEW `Starts` AS
 SELECT DISTINCT

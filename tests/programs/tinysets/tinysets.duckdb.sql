@@ -3,19 +3,19 @@ CREATE OR REPLACE TEMPORARY VIEW "Built" AS
 SELECT DISTINCT
   DL2SQL_UDF_1() AS "s",
   DL2SQL_UDF_2(DL2SQL_UDF_1(), CAST(7 AS BIGINT)) AS "has7";
--- __group1_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group1_rows" AS
+-- Groups__group1_rows
+CREATE OR REPLACE TEMPORARY VIEW "Groups__group1_rows" AS
 SELECT DISTINCT
   "t1"."group" AS "g",
   "t1"."x",
   "t1"."x" AS "__value"
 FROM "Member" AS "t1";
--- __group1
-CREATE OR REPLACE TEMPORARY VIEW "__group1" AS
+-- Groups__group1
+CREATE OR REPLACE TEMPORARY VIEW "Groups__group1" AS
 SELECT
   "t1"."g" AS "g",
   {'key': "t1"."g", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
-FROM "__group1_rows" AS "t1"
+FROM "Groups__group1_rows" AS "t1"
 GROUP BY
   "t1"."g"
 HAVING
@@ -25,18 +25,18 @@ CREATE OR REPLACE TEMPORARY VIEW "Groups" AS
 SELECT DISTINCT
   "t1"."g" AS "group",
   DL2SQL_UDF_3("t1"."__grouped1") AS "members"
-FROM "__group1" AS "t1";
--- __group2_rows
-CREATE OR REPLACE TEMPORARY VIEW "__group2_rows" AS
+FROM "Groups__group1" AS "t1";
+-- Overall__group2_rows
+CREATE OR REPLACE TEMPORARY VIEW "Overall__group2_rows" AS
 SELECT DISTINCT
   "t1"."members" AS "s",
   "t1"."members" AS "__value"
 FROM "Groups" AS "t1";
--- __group2
-CREATE OR REPLACE TEMPORARY VIEW "__group2" AS
+-- Overall__group2
+CREATE OR REPLACE TEMPORARY VIEW "Overall__group2" AS
 SELECT
   {'key': TRUE, 'vals': DL2SQL_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
-FROM "__group2_rows" AS "t1"
+FROM "Overall__group2_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- Overall
@@ -44,7 +44,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Overall" AS
 SELECT DISTINCT
   DL2SQL_UDF_5("t1"."g") AS "all",
   LIST_EXTRACT("t1"."g"."vals", 1) AS "smallest"
-FROM "__group2" AS "t1";
+FROM "Overall__group2" AS "t1";
 -- Pairs
 CREATE OR REPLACE TEMPORARY VIEW "Pairs" AS
 SELECT DISTINCT

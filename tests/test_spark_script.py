@@ -1,0 +1,198 @@
+"""The Spark SQL script of a program (:mod:`dl2sql.compiler.spark_script`), run by
+``spark.sql`` on the shared session as a user runs it, gives the rows ``dl2sql run``
+gives for the same inputs: each ``tests/programs/`` case whose functions SQL can
+express, on the inputs its ``.dat`` commands leave."""
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+
+import dl2sql
+from dl2sql.api.evaluate import Evaluator, rows_of
+from dl2sql.cli import load_externs
+from dl2sql.compiler.spark_script import (ScriptOptions, script_outputs, script_program,
+                                          spark_script)
+from dl2sql.sqlgen.dialects import SPARK
+from dl2sql.sqlgen.output_form import output_projection
+from dl2sql.diagnostics import CompileError, InputError
+from dl2sql.replay.session import replay
+from dl2sql.runner.duckdb_runner import DuckDBRunner
+from dl2sql.runner.spark_types import schema_ddl, spark_rows
+from tests.replays import CASES, PROGRAMS, compile_case
+
+SCHEMA = "dl2sql_script_tests"
+
+
+class _Recording:
+    """A replay's evaluation that keeps the inputs of its last evaluation."""
+
+    def __init__(self, inner):
+        self.inner, self.inputs = inner, {}
+
+    def evaluate(self, inputs, *args, **kwargs):
+        self.inputs = inputs
+        return self.inner.evaluate(inputs, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["inner"], name)
+
+
+def _final_inputs(folder, compiled, externs) -> dict:
+    dat = folder / f"{folder.name}.dat"
+    recording = _Recording(Evaluator(compiled, DuckDBRunner(), externs=externs))
+    replay(recording, dat.read_text() if dat.exists() else "", io.StringIO(), io.StringIO())
+    return recording.inputs
+
+
+def _rows(df) -> list:
+    """The rows, sorted, NaN written so that it equals itself."""
+    def same(v):
+        if isinstance(v, float) and math.isnan(v):
+            return "NaN"
+        if isinstance(v, (tuple, list)):
+            return tuple(same(x) for x in v)
+        if isinstance(v, dict):
+            return tuple(sorted((repr(k), same(x)) for k, x in v.items()))
+        return v
+    return sorted((same(tuple(r)) for r in df.collect()), key=repr)
+
+
+@pytest.fixture(scope="module")
+def schema(spark, tmp_path_factory):
+    """A schema of its own for the scripts' tables, in a fresh folder: a managed table's
+    folder left by an earlier run would stop a CREATE TABLE."""
+    where = tmp_path_factory.mktemp("script_tables")
+    spark.sql(f"CREATE DATABASE IF NOT EXISTS {SCHEMA} LOCATION '{where.as_posix()}'")
+    yield SCHEMA
+    spark.sql(f"DROP DATABASE IF EXISTS {SCHEMA} CASCADE")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_script_gives_the_rows_of_a_run(case, spark, schema):
+    folder = PROGRAMS / case
+    compiled = compile_case(folder)
+    plan = compiled.engine_stage("spark", "sql")
+    options = ScriptOptions(inputs={t.relation: f"script_in_{case}_{t.name}"
+                                    for t in plan.inputs}, schema=schema, prefix=f"{case}_")
+    try:
+        script = spark_script(compiled, options)
+    except CompileError as e:  # a user transformer: Python on DataFrames
+        assert "a Spark SQL script cannot run" in str(e)
+        pytest.skip(f"the program applies a transformer: {str(e).splitlines()[0]}")
+    except InputError as e:  # as `dl2sql run` refuses such tables
+        assert "cannot read from a DataFrame" in str(e) or "cannot hold yet" in str(e)
+        pytest.skip(f"an input of a type that tables cannot hold: {e}")
+    externs = load_externs(str(folder / "externs.py")) if (folder / "externs.py").exists() \
+        else {}
+    program = dl2sql.Program(compiled, externs)
+    names = dl2sql.register_functions(spark, program)
+    assert ("Needs nothing but Spark" in script) == (not names)
+    inputs = _final_inputs(folder, compiled, externs)
+    views = {}
+    wide = script_program(compiled)  # holds every value the inputs hold
+    for table in wide.engine_stage("spark", "sql").inputs:
+        rows = spark_rows(table, rows_of(wide, table.relation, inputs.get(table.relation, ())))
+        df = spark.createDataFrame(rows, schema=schema_ddl(table))
+        projection = output_projection(table.columns, SPARK)  # the form a run reads
+        if projection is not None:
+            df = df.selectExpr(*[e.sql(dialect="spark") for e in projection])
+        views[table.relation] = df
+        df.createOrReplaceTempView(f"script_in_{case}_{table.name}")
+    expected = program.run(spark=spark, inputs=views)
+    spark.sql(script).collect()
+    for rel, table in script_outputs(compiled, options).items():
+        assert _rows(spark.table(table)) == _rows(expected[rel]), rel
+    # the helper tables are gone, the outputs stay
+    left = {r.tableName.lower() for r in spark.sql(f"SHOW TABLES IN {schema}").collect()
+            if r.tableName.lower().startswith(f"{case}_".lower())}
+    assert left == {t.split("`.`")[-1].strip("`").lower()
+                    for t in script_outputs(compiled, options).values()}
+
+
+REACH = """input relation Edge(src: string, dst: string)
+output relation Reach(src: string, dst: string)
+Reach(a, b) :- Edge(a, b).
+Reach(a, c) :- Reach(a, b), Edge(b, c).
+"""
+
+
+def _compile_cli(tmp_path, capsys, source, *args) -> tuple[int, str, str]:
+    from dl2sql.cli import main
+    prog = tmp_path / "p.dl"
+    prog.write_text(source)
+    code = main(["compile", str(prog), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compile_prints_a_script_that_says_what_it_reads_and_writes(tmp_path, capsys):
+    code, out, err = _compile_cli(tmp_path, capsys, REACH, "--input", "Edge=db.edges",
+                                  "--schema", "work", "--prefix", "r_")
+    assert code == 0 and err == ""
+    assert "-- Reads: Edge from db.edges." in out
+    assert "-- Writes: Reach as `work`.`r_Reach`" in out
+    assert "\nBEGIN\n" in out and out.endswith("END;\n") and "WHILE dl2sql_rows_1 > 0 DO" in out
+    # every table it creates or drops is in the schema, with the prefix
+    import re
+    made = re.findall(r"(?:CREATE TABLE|DROP TABLE IF EXISTS|INSERT INTO|RENAME TO) (\S+)", out)
+    assert made and all(m.startswith("`work`.`r_") for m in made), made
+
+
+def test_a_script_never_writes_where_it_reads(tmp_path, capsys):
+    code, _, err = _compile_cli(tmp_path, capsys, REACH, "--input", "Edge=Reach")
+    assert code == 1 and "would write the table Reach that it reads input Edge from" in err
+
+
+def test_a_script_says_what_it_needs_and_refuses_what_it_cannot(tmp_path, capsys):
+    source = REACH + ("output relation Big(s: string)\n"
+                      "extern function shout(s: string): string\n"
+                      "Big(shout(a)) :- Edge(a, _).\n")
+    code, out, _ = _compile_cli(tmp_path, capsys, source)
+    assert code == 0 and "-- Calls Python functions (shout): register them" in out
+    assert "dl2sql.register_functions(spark, " in out and "DL2SQL_UDF_1(" in out
+    code, _, err = _compile_cli(tmp_path, capsys, REACH, "--input", "Nope=t")
+    assert code == 1 and "`Nope` is not an input relation (inputs: Edge)" in err
+    code, _, err = _compile_cli(tmp_path, capsys, REACH, "--dialect", "duckdb", "--emit",
+                                "script")
+    assert code == 1 and "a script is Spark SQL" in err
+
+
+def test_duckdb_statements_say_that_their_loops_need_the_driver(tmp_path, capsys):
+    code, out, _ = _compile_cli(tmp_path, capsys, REACH.replace("Edge(b, c)", "Reach(b, c)"),
+                                "--dialect", "duckdb")
+    assert code == 0 and out.startswith("-- These statements are dl2sql's plan")
+    code, out, _ = _compile_cli(tmp_path, capsys, REACH, "--dialect", "duckdb")
+    assert code == 0 and "WITH RECURSIVE" in out and "dl2sql's plan" not in out
+
+
+def test_the_script_runs_from_pysparks_own_spark_sql(tmp_path):
+    """As a user pastes it into ``spark-sql -f``: nothing of dl2sql in that process."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pyspark
+    from dl2sql.compiler import compile_source
+
+    home = Path(pyspark.__file__).parent
+    edges = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "b")]
+    values = ", ".join(f"('{s}', '{d}')" for s, d in edges)
+    script = spark_script(compile_source(REACH, "reach.dl"), ScriptOptions(prefix="cli_"))
+    (tmp_path / "run.sql").write_text(
+        f"CREATE OR REPLACE TEMPORARY VIEW Edge AS SELECT * FROM VALUES {values} "
+        f"AS t(src, dst);\n{script}SELECT src, dst FROM cli_Reach ORDER BY src, dst;\n")
+    env = dict(os.environ, SPARK_HOME=str(home), PYSPARK_PYTHON=sys.executable)
+    done = subprocess.run([str(home / "bin" / "spark-sql"), "-f", "run.sql"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    reach = set(edges)
+    while True:
+        more = {(a, d) for a, b in reach for c, d in edges if b == c} - reach
+        if not more:
+            break
+        reach |= more
+    got = [tuple(line.split("\t")) for line in done.stdout.splitlines() if "\t" in line]
+    assert got == sorted(reach)
