@@ -196,3 +196,19 @@ def test_the_script_runs_from_pysparks_own_spark_sql(tmp_path):
         reach |= more
     got = [tuple(line.split("\t")) for line in done.stdout.splitlines() if "\t" in line]
     assert got == sorted(reach)
+
+
+def test_a_script_refuses_rows_that_share_a_primary_key(spark, schema):
+    from pyspark.errors import PySparkException
+
+    from dl2sql.compiler import compile_source
+    program = compile_source("input relation K(k: u32, v: string) primary key (x) x.k\n"
+                             "output relation O(k: u32, v: string)\nO(k, v) :- K(k, v).\n",
+                             "keys.dl")
+    spark.createDataFrame([(1, "a"), (1, "b"), (2, "c")], "k bigint, v string") \
+        .createOrReplaceTempView("script_keys_in")
+    script = spark_script(program, ScriptOptions(inputs={"K": "script_keys_in"},
+                                                 schema=schema, prefix="keys_"))
+    with pytest.raises(PySparkException, match="relation `K`: two rows have the same "
+                                               "primary key"):
+        spark.sql(script).collect()

@@ -38,7 +38,9 @@ from dl2sql.plan.nodes import (Append, Choose, Load, Loop, Materialize, Refuse, 
                                Transform)
 from dl2sql.runner.spark_inline import inline_query
 from dl2sql.runner.spark_types import spark_rows
+from dl2sql.plan.build import table_name
 from dl2sql.sqlgen.canonical import input_projection
+from dl2sql.sqlgen.trees import drop_table, table
 from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.types import sql_type
@@ -115,14 +117,6 @@ def _refuse_python(program, plan) -> None:
         raise CompileError(problems)
 
 
-def _drop(table: exp.Table) -> exp.Drop:
-    """``DROP TABLE IF EXISTS table`` (sqlglot's argument: ``this`` before 30.x,
-    ``tables`` since)."""
-    if "tables" in exp.Drop.arg_types:
-        return exp.Drop(tables=[table], kind="TABLE", exists=True)
-    return exp.Drop(this=table, kind="TABLE", exists=True)
-
-
 class _Writer:
     def __init__(self, program, plan, options: ScriptOptions):
         self.p, self.plan, self.o = program, plan, options
@@ -136,10 +130,9 @@ class _Writer:
 
     # -- names -----------------------------------------------------------------------
     def _source(self, t: Table) -> exp.Table:
-        given = self.o.inputs.get(t.relation) or self.o.inputs.get(t.relation.replace(
-            "::", "__"))
-        return exp.to_table(given, dialect="spark") if given else exp.to_table(
-            exp.to_identifier(t.relation.replace("::", "__")).sql("spark"), dialect="spark")
+        default = table_name(t.relation)
+        given = self.o.inputs.get(t.relation) or self.o.inputs.get(default)
+        return exp.to_table(given, dialect="spark") if given else table(default)
 
     def made(self, name: str) -> exp.Table:
         """The table the script creates for the plan's table ``name``: an input's rows
@@ -181,14 +174,14 @@ class _Writer:
         target = name + "__script_tmp" if reads_itself else name
         self.created.setdefault(name, None)
         self.created.setdefault(target, None)
-        self.sql(_drop(self.made(target)), depth)
+        self.sql(drop_table(self.made(target)), depth)
         self.sql(exp.Create(this=self.made(target), kind="TABLE", expression=query,
                             properties=_FORMAT.copy()), depth)
         if reads_itself:
             self.rename(name, target, depth)
 
     def rename(self, target: str, source: str, depth: int) -> None:
-        self.sql(_drop(self.made(target)), depth)
+        self.sql(drop_table(self.made(target)), depth)
         self.sql(exp.Alter(this=self.made(source), kind="TABLE",
                            actions=[exp.AlterRename(this=self.made(target))]), depth)
         self.created.setdefault(target, None)
@@ -212,12 +205,16 @@ class _Writer:
         elif isinstance(s, Loop):
             self.loop(s, depth)
         elif isinstance(s, Refuse):
-            check = exp.select(exp.func("raise_error", exp.Literal.string(s.message))).from_(
-                self.made(s.table.name)).limit(1)
+            # an IF of the script: a query that reads raise_error's rows without using
+            # their column (a COUNT of them) has the call pruned away, and never fails
+            rows = exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
+                self.made(s.table.name)))
+            pad = "  " * depth
             self.comment(f"fails when {s.table.name} has a row", depth)
-            self.sql(exp.select(exp.Count(this=exp.Star())).from_(
-                exp.Subquery(this=check, alias=exp.TableAlias(
-                    this=exp.to_identifier("dl2sql_check")))), depth)
+            self.lines.append(f"{pad}IF {rows.sql(dialect='spark')} > 0 THEN")
+            self.sql(exp.select(exp.func("raise_error", exp.Literal.string(s.message))),
+                     depth + 1)
+            self.lines.append(f"{pad}END IF;")
         elif isinstance(s, Load):
             self.load(s, depth)
         elif isinstance(s, (Choose, Transform)):  # the script's policy makes none
@@ -298,7 +295,7 @@ class _Writer:
         if helpers:
             self.comment("the helper tables", 1)
         for name in helpers:
-            self.sql(_drop(self.made(name)), 1)
+            self.sql(drop_table(self.made(name)), 1)
         body = [f"  DECLARE {v} BIGINT DEFAULT 1;" for v in self.declared] + self.lines
         return "\n".join(self.header() + ["BEGIN"] + body + ["END;"]) + "\n"
 
