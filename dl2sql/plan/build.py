@@ -7,11 +7,12 @@ from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.nodes import (Column, Fixpoint, Load, Materialize, Plan, Rows, Scan, Table,
                                Transform, Union)
 from dl2sql.ra.nodes import Block, RelationLayout
+from dl2sql.types.check_names import table_base
 
 
 def table_name(rel: str, version: str = "full") -> str:
     """SQL table name of a relation's full, delta, new, input or probe table."""
-    base = rel.replace("::", "__")
+    base = table_base(rel)  # the one spelling, which dl2sql.types.check_names checks
     return base if version == "full" else f"{base}__{version}"
 
 

@@ -33,12 +33,13 @@ def table(name: str, alias: str | None = None) -> exp.Table:
         t.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
     return t
 
-def drop_table(name: str) -> exp.Drop:
-    """``DROP TABLE IF EXISTS name`` (sqlglot calls the dropped table ``this`` before its
-    version 30.x and ``tables`` since)."""
+def drop_table(name: str | exp.Table) -> exp.Drop:
+    """``DROP TABLE IF EXISTS name`` (a name, or a table with its schema; sqlglot calls
+    the dropped table ``this`` before its version 30.x and ``tables`` since)."""
+    dropped = table(name) if isinstance(name, str) else name
     if "tables" in exp.Drop.arg_types:
-        return exp.Drop(tables=[table(name)], kind="TABLE", exists=True)
-    return exp.Drop(this=table(name), kind="TABLE", exists=True)
+        return exp.Drop(tables=[dropped], kind="TABLE", exists=True)
+    return exp.Drop(this=dropped, kind="TABLE", exists=True)
 
 
 def select_all(name: str) -> exp.Select:
