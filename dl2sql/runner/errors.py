@@ -52,8 +52,9 @@ def engine_errors(divisions: tuple[str, ...] = ()):
     except InputError:
         raise
     except RuntimeFailure as e:
-        if type(e) is RuntimeFailure and divisions and with_sites(str(e), divisions) != str(e):
-            raise RuntimeFailure(with_sites(str(e), divisions)) from e
+        located = with_sites(str(e), divisions)
+        if type(e) is RuntimeFailure and located != str(e):
+            raise RuntimeFailure(located) from e
         raise
     except Exception as e:
         stopped = interrupt_for(e)  # a signal stopped the engine: it failed for that
