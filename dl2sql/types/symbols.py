@@ -9,6 +9,7 @@ from typing import Optional
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, Span, suggest
 from dl2sql.types.alias_cycles import break_alias_cycles
+from dl2sql.types.recursive_types import check_recursive_types
 from dl2sql.types.serde_attrs import serde_attrs
 from dl2sql.types.spelling import type_text
 from dl2sql.types.model import (REF, BIGINT, BOOL, DOUBLE, FLOAT, STD, STRING, CtorDef,
@@ -185,6 +186,7 @@ def collect_symbols(modules: list[A.Module], diags: Diagnostics) -> Symbols:
         syms.scopes[m.name] = scope
     _declare_types(modules, syms, diags)
     break_alias_cycles(syms, diags)  # before anything expands an alias
+    check_recursive_types(modules, syms, diags)  # types that hold themselves by value
     _define_ctors(modules, syms, diags)
     _declare_relations_and_functions(modules, syms, diags)
     return syms
