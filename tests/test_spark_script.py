@@ -12,8 +12,8 @@ import pytest
 import dl2sql
 from dl2sql.api.evaluate import Evaluator, rows_of
 from dl2sql.cli import load_externs
-from dl2sql.compiler.spark_script import (ScriptOptions, script_outputs, script_program,
-                                          spark_script)
+from dl2sql.compiler.spark_script import (ScriptOptions, pyspark_program, script_outputs,
+                                          script_program, spark_script)
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.diagnostics import CompileError, InputError
@@ -69,15 +69,34 @@ def schema(spark, tmp_path_factory):
     spark.sql(f"DROP DATABASE IF EXISTS {SCHEMA} CASCADE")
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_the_script_gives_the_rows_of_a_run(case, spark, schema):
+def _scripting(spark) -> bool:
+    """Whether the session runs SQL scripts (Spark 4); Spark 3.5 runs the PySpark form."""
+    return int(spark.version.split(".")[0]) >= 4
+
+
+def _run_pyspark_program(text: str, spark, where) -> None:
+    """As a pipeline runs it: the printed file imported as a module, ``run(spark)``."""
+    import importlib.util
+
+    path = where / "program_script.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("program_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.run(spark)
+
+
+def _check_case(case, spark, schema, form, tmp_path) -> None:
+    """The case's script in ``form`` (``sql`` or ``pyspark``), run on its final inputs,
+    leaves in its output tables the rows ``dl2sql run`` gives, and no helper table."""
     folder = PROGRAMS / case
     compiled = compile_case(folder)
     plan = compiled.engine_stage("spark", "sql")
     options = ScriptOptions(inputs={t.relation: f"script_in_{case}_{t.name}"
                                     for t in plan.inputs}, schema=schema, prefix=f"{case}_")
+    make = spark_script if form == "sql" else pyspark_program
     try:
-        script = spark_script(compiled, options)
+        script = make(compiled, options)
     except CompileError as e:  # a user transformer: Python on DataFrames
         assert "a Spark SQL script cannot run" in str(e)
         pytest.skip(f"the program applies a transformer: {str(e).splitlines()[0]}")
@@ -101,7 +120,10 @@ def test_the_script_gives_the_rows_of_a_run(case, spark, schema):
         views[table.relation] = df
         df.createOrReplaceTempView(f"script_in_{case}_{table.name}")
     expected = program.run(spark=spark, inputs=views)
-    spark.sql(script).collect()
+    if form == "sql":
+        spark.sql(script).collect()
+    else:
+        _run_pyspark_program(script, spark, tmp_path)
     for rel, table in script_outputs(compiled, options).items():
         assert _rows(spark.table(table)) == _rows(expected[rel]), rel
     # the helper tables are gone, the outputs stay
@@ -109,6 +131,24 @@ def test_the_script_gives_the_rows_of_a_run(case, spark, schema):
             if r.tableName.lower().startswith(f"{case}_".lower())}
     assert left == {t.split("`.`")[-1].strip("`").lower()
                     for t in script_outputs(compiled, options).values()}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_script_gives_the_rows_of_a_run(case, spark, schema, tmp_path):
+    """Every case as a Spark SQL script; on Spark 3.5, which has no SQL scripting, as the
+    PySpark program instead (docs/testing.md: the suite under pyspark 3.5)."""
+    _check_case(case, spark, schema, "sql" if _scripting(spark) else "pyspark", tmp_path)
+
+
+# loops, constants held as literals, Python functions
+PYSPARK_CASES = ("closures", "constants", "udf_fallbacks")
+
+
+@pytest.mark.parametrize("case", [c for c in PYSPARK_CASES if c in CASES])
+def test_the_pyspark_program_gives_the_rows_of_a_run(case, spark, schema, tmp_path):
+    if not _scripting(spark):
+        pytest.skip("on Spark 3.5 every case runs as a PySpark program above")
+    _check_case(case, spark, schema, "pyspark", tmp_path)
 
 
 REACH = """input relation Edge(src: string, dst: string)
@@ -151,12 +191,31 @@ def test_a_script_says_what_it_needs_and_refuses_what_it_cannot(tmp_path, capsys
                       "Big(shout(a)) :- Edge(a, _).\n")
     code, out, _ = _compile_cli(tmp_path, capsys, source)
     assert code == 0 and "-- Calls Python functions (shout): register them" in out
-    assert "dl2sql.register_functions(spark, " in out and "DL2SQL_UDF_1(" in out
+    assert "dl2sql.register_functions(spark, " in out
+    import re
+    assert re.search(r"DL2SQL_UDF_1_[0-9A-F]{10}\(", out), "called by its tagged name"
     code, _, err = _compile_cli(tmp_path, capsys, REACH, "--input", "Nope=t")
     assert code == 1 and "`Nope` is not an input relation (inputs: Edge)" in err
     code, _, err = _compile_cli(tmp_path, capsys, REACH, "--dialect", "duckdb", "--emit",
                                 "script")
-    assert code == 1 and "a script is Spark SQL" in err
+    assert code == 1 and "a script is for Spark" in err
+
+
+def test_two_programs_scripts_call_functions_of_their_own():
+    """Registered in one session, two programs' functions keep apart: each script calls
+    its own by a name tagged with its program."""
+    from dl2sql.compiler import compile_source
+    from dl2sql.compiler.spark_script import SCRIPT_LOOPS, function_names
+
+    def names(body):
+        source = REACH + f"output relation F(s: string)\nF({body}) :- Edge(a, _).\n"
+        program = script_program(compile_source(source, "f.dl"))
+        return function_names(program, program.engine_stage("spark", "sql", SCRIPT_LOOPS))
+
+    upper, lower = names("string_reverse(a)"), names("string_reverse(a ++ \"x\")")
+    assert list(upper) == list(lower) == ["dl2sql_udf_1"]
+    assert upper["dl2sql_udf_1"] != lower["dl2sql_udf_1"]
+    assert names("string_reverse(a)") == upper, "the same program, the same names"
 
 
 def test_duckdb_statements_say_that_their_loops_need_the_driver(tmp_path, capsys):
@@ -198,17 +257,51 @@ def test_the_script_runs_from_pysparks_own_spark_sql(tmp_path):
     assert got == sorted(reach)
 
 
-def test_a_script_refuses_rows_that_share_a_primary_key(spark, schema):
+@pytest.mark.parametrize("form", ["sql", "pyspark"])
+def test_a_script_refuses_rows_that_share_a_primary_key(form, spark, schema, tmp_path):
     from pyspark.errors import PySparkException
 
     from dl2sql.compiler import compile_source
+    if form == "sql" and not _scripting(spark):
+        pytest.skip("Spark 3.5 has no SQL scripting")
     program = compile_source("input relation K(k: u32, v: string) primary key (x) x.k\n"
                              "output relation O(k: u32, v: string)\nO(k, v) :- K(k, v).\n",
                              "keys.dl")
     spark.createDataFrame([(1, "a"), (1, "b"), (2, "c")], "k bigint, v string") \
         .createOrReplaceTempView("script_keys_in")
-    script = spark_script(program, ScriptOptions(inputs={"K": "script_keys_in"},
-                                                 schema=schema, prefix="keys_"))
-    with pytest.raises(PySparkException, match="relation `K`: two rows have the same "
-                                               "primary key"):
-        spark.sql(script).collect()
+    options = ScriptOptions(inputs={"K": "script_keys_in"}, schema=schema,
+                            prefix=f"keys_{form}_")
+    message = "relation `K`: two rows have the same primary key"
+    if form == "sql":
+        with pytest.raises(PySparkException, match=message):
+            spark.sql(spark_script(program, options)).collect()
+    else:
+        with pytest.raises(RuntimeError, match=message):
+            _run_pyspark_program(pyspark_program(program, options), spark, tmp_path)
+    left = [r.tableName for r in spark.sql(f"SHOW TABLES IN {schema}").collect()
+            if r.tableName.startswith(f"keys_{form}_o")]
+    assert left == [], "no output is written before the check"
+
+
+def test_compile_prints_a_pyspark_program(tmp_path, capsys):
+    """``--emit pyspark``: the same statements, its loops in Python, importable."""
+    import ast
+    code, out, err = _compile_cli(tmp_path, capsys, REACH, "--emit", "pyspark",
+                                  "--prefix", "r_")
+    assert code == 0 and err == ""
+    tree = ast.parse(out)  # a Python program
+    assert [f.name for f in tree.body if isinstance(f, ast.FunctionDef)] == ["run"]
+    assert "Needs PySpark 3.5 or later" in out and "while dl2sql_rows_1:" in out
+    assert "BEGIN" not in out and "register_functions" not in out
+    code, out, _ = _compile_cli(tmp_path, capsys, REACH + "output relation B(s: string)\n"
+                                "B(string_reverse(a)) :- Edge(a, _).\n", "--emit", "pyspark")
+    assert code == 0 and "dl2sql.register_functions(session, " in out
+
+
+def test_a_transformer_is_refused_where_it_is_applied(capsys):
+    from dl2sql.cli import main
+    case = PROGRAMS / "user_transformer" / "user_transformer.dl"
+    assert main(["compile", str(case)]) == 1
+    err = capsys.readouterr().err
+    assert f"{case}:13:1: error: transformer `Degrees` is Python code" in err
+    assert "^~~~" in err

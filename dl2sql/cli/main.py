@@ -20,7 +20,7 @@ from dl2sql.cli.run_command import integers_text, run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
 from dl2sql.compiler.emit import emit, is_helper
-from dl2sql.compiler.spark_script import script_options, spark_script
+from dl2sql.compiler.spark_script import pyspark_program, script_options, spark_script
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 decode_source, read_source, user_error_text)
 from dl2sql.engines import ENGINES, ORACLE, Settings
@@ -71,10 +71,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("program")
     c.add_argument("--dialect", choices=sorted(DIALECTS), default="spark",
                    help="SQL dialect to print")
-    c.add_argument("--emit", choices=STAGES + ("script",), default=None,
+    c.add_argument("--emit", choices=STAGES + ("script", "pyspark"), default=None,
                    help="what to print: `script` (Spark SQL that runs by itself; the "
-                        "default for --dialect spark), `sql` (the plan's statements; the "
-                        "default for duckdb) or an earlier stage")
+                        "default for --dialect spark), `pyspark` (the same statements as a "
+                        "standalone PySpark program, for Spark 3.5), `sql` (the plan's "
+                        "statements; the default for duckdb) or an earlier stage")
     c.add_argument("--input", dest="script_inputs", action="append", default=[],
                    metavar="REL=TABLE", help="script: read input relation REL from TABLE "
                                              "(default: the table or view named REL)")
@@ -244,13 +245,15 @@ def _has_loop(statements) -> bool:
                or _has_loop(getattr(s, "linear", ())) for s in statements)
 
 
-def script_text(program, args) -> str:
-    """The Spark SQL script ``dl2sql compile`` prints (:mod:`dl2sql.compiler.spark_script`)."""
+def script_text(program, args, stage: str) -> str:
+    """The Spark SQL script, or the PySpark program, that ``dl2sql compile`` prints
+    (:mod:`dl2sql.compiler.spark_script`)."""
     if args.dialect != "spark":
-        raise InputError("a script is Spark SQL: use `--emit script` with --dialect spark "
-                         "(DuckDB's statements need dl2sql's loop: `dl2sql run`)")
-    return spark_script(program, script_options(program, args.script_inputs, args.schema,
-                                                args.prefix))
+        raise InputError(f"a script is for Spark: use `--emit {stage}` with --dialect spark "
+                         f"(DuckDB's statements need dl2sql's loop: `dl2sql run`)")
+    options = script_options(program, args.script_inputs, args.schema, args.prefix)
+    make = pyspark_program if stage == "pyspark" else spark_script
+    return make(program, options)
 
 
 def _dispatch(args) -> int:
@@ -259,8 +262,8 @@ def _dispatch(args) -> int:
     if args.command == "compile":
         shown = program.represented(args.integers) if args.integers else program
         stage = args.emit or ("script" if args.dialect == "spark" else "sql")
-        if stage == "script":
-            sys.stdout.write(script_text(shown, args))
+        if stage in ("script", "pyspark"):
+            sys.stdout.write(script_text(shown, args, stage))
         else:
             if stage == "sql" and _has_loop(shown.plan_for(args.dialect).statements):
                 sys.stdout.write(NEEDS_DRIVER)

@@ -24,7 +24,8 @@ user transformer (Python on DataFrames) is a compile-time error.
 """
 from __future__ import annotations
 
-import dataclasses
+import hashlib
+
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -44,13 +45,14 @@ from dl2sql.sqlgen.trees import drop_table, table
 from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.types import sql_type
+from dl2sql.compiler.script_steps import (CountRows, Fail, FailIfRows, Note, Repeat, Script,
+                                          Statement, pyspark_script, sql_script)
 
 # what the script leaves to Spark: plain semi-naive loops, one step per test; the
 # recursive strata that read no input evaluated when planned, as for a run, and
 # written into the script as tables of literals (thousands of iterations of a loop
 # of Parquet tables would take minutes)
 SCRIPT_LOOPS = LoopPolicy(constant_rows=ENGINES["spark"].loops.constant_rows)
-SPARK_VERSION = "4.0"
 _FORMAT = exp.Properties(expressions=[exp.FileFormatProperty(this=exp.Var(this="PARQUET"))])
 
 
@@ -89,13 +91,24 @@ def script_options(program, pairs: list[str], schema: str = "", prefix: str = ""
     return ScriptOptions(inputs, schema, prefix)
 
 
-def spark_script(program, options: ScriptOptions = ScriptOptions()) -> str:
-    """The Spark SQL script of ``program`` (a :class:`CompiledProgram`)."""
+def script_steps(program, options: ScriptOptions = ScriptOptions()) -> Script:
+    """The steps of ``program``'s script (a :class:`CompiledProgram`), to print in
+    either form of :mod:`dl2sql.compiler.script_steps`."""
     program = script_program(program)
     plan = program.engine_stage("spark", "sql", SCRIPT_LOOPS)
     _refuse_python(program, plan)
-    writer = _Writer(program, plan, options)
-    return writer.script()
+    return _Writer(program, plan, options).script()
+
+
+def spark_script(program, options: ScriptOptions = ScriptOptions()) -> str:
+    """The Spark SQL script of ``program`` (a :class:`CompiledProgram`)."""
+    return sql_script(script_steps(program, options))
+
+
+def pyspark_program(program, options: ScriptOptions = ScriptOptions()) -> str:
+    """The standalone PySpark script of ``program``: the same statements, its loops in
+    Python, for Spark 3.5 and later."""
+    return pyspark_script(script_steps(program, options))
 
 
 def script_outputs(program, options: ScriptOptions = ScriptOptions()) -> dict[str, str]:
@@ -106,46 +119,76 @@ def script_outputs(program, options: ScriptOptions = ScriptOptions()) -> dict[st
     return {rel: writer.made(name).sql(dialect="spark") for name, rel in writer.outputs.items()}
 
 
+def function_names(program, plan) -> dict[str, str]:
+    """The name in the session of each Python function the script calls (a plan's UDF
+    name -> its script's): tagged with a digest of the program's text and the
+    function's signature, so that the scripts of two programs registered in one session
+    never call each other's."""
+    names = {}
+    for spec in plan.functions:
+        what = repr((program.source.text, spec.func, spec.targs, spec.params, spec.ret))
+        tag = hashlib.sha256(what.encode()).hexdigest()[:10]
+        names[spec.name] = f"{spec.name}_{tag}"
+    return names
+
+
 def _refuse_python(program, plan) -> None:
-    problems = []
-    for s in plan.statements:
-        if isinstance(s, Transform):
-            problems.append(Diagnostic("error", f"transformer `{s.transformer}` (applied at "
-                                                f"{s.origin}) is Python code, which a Spark "
-                                                f"SQL script cannot run", NO_SPAN))
-    if problems:
-        raise CompileError(problems)
+    """A user transformer is Python code on DataFrames: an error located at its
+    ``apply``."""
+    if not any(isinstance(s, Transform) for s in plan.statements):
+        return
+    raise CompileError([Diagnostic(
+        "error", f"transformer `{s.transform.transformer}` is Python code on DataFrames, "
+                 f"which a Spark SQL script cannot run; use `dl2sql run` or the Python API "
+                 f"for this program", s.transform.decl.span)
+        for s in program.strata if s.transform is not None])
 
 
 class _Writer:
     def __init__(self, program, plan, options: ScriptOptions):
         self.p, self.plan, self.o = program, plan, options
-        self.lines: list[str] = []
+        self.steps: list = []
         self.declared: list[str] = []
         self.created: dict[str, None] = {}  # plan table names, in creation order
         self.inputs = {t.name: t for t in plan.inputs}
-        self.sources = {t.name: self._source(t) for t in plan.inputs}
+        # an input with facts: its rows and facts together, in a table of another name
+        # than the one its rows are read from by default
+        self.with_facts = {table_name(t.relation) for t in plan.inputs
+                           if t.name != table_name(t.relation)}
+        # a delayed relation's earlier contents (R-N reads R__prevN) are empty in one
+        # evaluation, as for `dl2sql run` without a file of them, unless --input gives them
+        self.sources = {t.name: self._source(t) for t in plan.inputs
+                        if t.relation not in program.delayed or self._given(t)}
         self.outputs = {plan.relations[r].name: r for r in program.output_relations()}
         self.counting: dict[str, str] = {}  # a loop's tables to count -> its variable
+        self.functions = function_names(program, plan)
 
     # -- names -----------------------------------------------------------------------
+    def _given(self, t: Table) -> str | None:
+        return self.o.inputs.get(t.relation) or self.o.inputs.get(table_name(t.relation))
+
     def _source(self, t: Table) -> exp.Table:
-        default = table_name(t.relation)
-        given = self.o.inputs.get(t.relation) or self.o.inputs.get(default)
-        return exp.to_table(given, dialect="spark") if given else table(default)
+        given = self._given(t)
+        return exp.to_table(given, dialect="spark") if given else table(table_name(t.relation))
 
     def made(self, name: str) -> exp.Table:
         """The table the script creates for the plan's table ``name``: an input's rows
         are copied to ``R__in``, never written where they are read from."""
         if name in self.inputs:
             name += "__in"
+        elif name in self.with_facts:
+            name += "__with_facts"
         return exp.Table(this=exp.to_identifier(self.o.prefix + name, quoted=True),
                          db=exp.to_identifier(self.o.schema, quoted=True) if self.o.schema
                          else None)
 
     def renamed(self, query: exp.Expression) -> exp.Expression:
-        """``query`` reading the script's tables instead of the plan's."""
+        """``query`` reading the script's tables instead of the plan's, and calling its
+        functions by their names in the session (:func:`function_names`)."""
         query = query.copy()
+        for call in list(query.find_all(exp.Anonymous)):
+            if call.name in self.functions:
+                call.set("this", self.functions[call.name])
         for t in list(query.find_all(exp.Table)):
             if t.db or t.name not in self.created:
                 continue  # a CTE, a lateral view's name, or a table not made yet
@@ -156,16 +199,13 @@ class _Writer:
         return query
 
     # -- statements ------------------------------------------------------------------
-    def sql(self, e: exp.Expression, depth: int) -> None:
-        pad = "  " * depth
-        text = e.sql(dialect="spark", pretty=True)
-        self.lines += [pad + line for line in text.splitlines()]
-        self.lines[-1] += ";"
+    def sql(self, e: exp.Expression) -> None:
+        self.steps.append(Statement(e.sql(dialect="spark", pretty=True)))
 
-    def comment(self, text: str, depth: int) -> None:
-        self.lines.append("  " * depth + "-- " + text)
+    def comment(self, text: str) -> None:
+        self.steps.append(Note(text))
 
-    def create(self, name: str, query: exp.Expression, depth: int,
+    def create(self, name: str, query: exp.Expression,
                reads_itself: bool | None = None) -> None:
         """``name`` := ``query`` (its rows, now, in a table of its own)."""
         if reads_itself is None:
@@ -174,96 +214,85 @@ class _Writer:
         target = name + "__script_tmp" if reads_itself else name
         self.created.setdefault(name, None)
         self.created.setdefault(target, None)
-        self.sql(drop_table(self.made(target)), depth)
+        self.sql(drop_table(self.made(target)))
         self.sql(exp.Create(this=self.made(target), kind="TABLE", expression=query,
-                            properties=_FORMAT.copy()), depth)
+                            properties=_FORMAT.copy()))
         if reads_itself:
-            self.rename(name, target, depth)
+            self.rename(name, target)
 
-    def rename(self, target: str, source: str, depth: int) -> None:
-        self.sql(drop_table(self.made(target)), depth)
+    def rename(self, target: str, source: str) -> None:
+        self.sql(drop_table(self.made(target)))
         self.sql(exp.Alter(this=self.made(source), kind="TABLE",
-                           actions=[exp.AlterRename(this=self.made(target))]), depth)
+                           actions=[exp.AlterRename(this=self.made(target))]))
         self.created.setdefault(target, None)
 
-    def statement(self, s, depth: int) -> None:
+    def statement(self, s) -> None:
         if isinstance(s, Materialize):
             if s.comment:
-                self.comment(s.comment, depth)
-            self.create(s.target.name, s.query, depth)
+                self.comment(s.comment)
+            self.create(s.target.name, s.query)
             var = self.counting.get(s.target.name)
             if var is not None:  # counted as it is made: a later rename takes its name
-                count = exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
-                    self.made(s.target.name)))
-                self.lines.append(f"{'  ' * depth}SET {var} = {var} + "
-                                  f"{count.sql(dialect='spark')};")
+                self.steps.append(CountRows(var, self.made(s.target.name).sql("spark")))
         elif isinstance(s, Append):
             self.sql(exp.insert(exp.select("*").from_(self.made(s.source.name)),
-                                self.made(s.target.name)), depth)
+                                self.made(s.target.name)))
         elif isinstance(s, Rename):
-            self.rename(s.target.name, s.source.name, depth)
+            self.rename(s.target.name, s.source.name)
         elif isinstance(s, Loop):
-            self.loop(s, depth)
+            self.loop(s)
         elif isinstance(s, Refuse):
-            # an IF of the script: a query that reads raise_error's rows without using
-            # their column (a COUNT of them) has the call pruned away, and never fails
-            rows = exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
-                self.made(s.table.name)))
-            pad = "  " * depth
-            self.comment(f"fails when {s.table.name} has a row", depth)
-            self.lines.append(f"{pad}IF {rows.sql(dialect='spark')} > 0 THEN")
-            self.sql(exp.select(exp.func("raise_error", exp.Literal.string(s.message))),
-                     depth + 1)
-            self.lines.append(f"{pad}END IF;")
+            self.comment(f"fails when {s.table.name} has a row")
+            self.steps.append(FailIfRows(self.made(s.table.name).sql("spark"), s.message))
         elif isinstance(s, Load):
-            self.load(s, depth)
+            self.load(s)
         elif isinstance(s, (Choose, Transform)):  # the script's policy makes none
             raise TypeError(f"not a statement of a script's plan: {s!r}")
         else:
             raise TypeError(f"not a plan statement: {s!r}")
 
-    def load(self, s: Load, depth: int) -> None:
+    def load(self, s: Load) -> None:
         """A relation's facts (:mod:`dl2sql.types.check_facts`) or a constant of the
         program (:mod:`dl2sql.plan.constants`): with no driver to load them, the script
         holds them as a table of literals (or fails as their evaluation failed)."""
-        self.comment(s.comment or s.target.name, depth)
-        columns = [exp.cast(exp.Null(), c.type.copy()).as_(c.name, quoted=True)
-                   for c in s.target.columns]
+        self.comment(s.comment or s.target.name)
         if s.failure:
-            failed = exp.select(exp.func("raise_error", exp.Literal.string(
-                " ".join(s.failure.split()))))
-            self.sql(failed, depth)
-            query = exp.select(*columns).where(exp.false())
+            self.steps.append(Fail(" ".join(s.failure.split())))
+            query = _empty(s.target)
         elif not s.rows:
-            query = exp.select(*columns).where(exp.false())
+            query = _empty(s.target)
         else:
-            query = inline_query(s.target, spark_rows(s.target, list(s.rows)))
+            # sorted: a constant computed into a set would print in a different order each time
+            query = inline_query(s.target, spark_rows(s.target, sorted(s.rows, key=repr)))
         if query is None:
             raise CompileError([Diagnostic("error", f"the rows of `{s.target.relation}`, "
                                                     f"computed when the program was planned, "
                                                     f"have values that Spark SQL has no "
                                                     f"literals for", NO_SPAN)])
-        self.create(s.target.name, query, depth)
+        self.create(s.target.name, query)
 
-    def loop(self, loop: Loop, depth: int) -> None:
+    def loop(self, loop: Loop) -> None:
         var = f"dl2sql_rows_{len(self.declared) + 1}"
         self.declared.append(var)
-        pad = "  " * depth
-        self.comment(f"{loop.stratum}: semi-naive steps until no new rows", depth)
-        self.lines.append(f"{pad}SET {var} = 1;")
-        self.lines.append(f"{pad}WHILE {var} > 0 DO")
-        self.lines.append(f"{pad}  SET {var} = 0;")
+        self.comment(f"{loop.stratum}: semi-naive steps until no new rows")
         outer, self.counting = self.counting, {name: var for name in loop.until_empty}
+        outer_steps, self.steps = self.steps, []
         for s in loop.body:
-            self.statement(s, depth + 1)
-        self.counting = outer
-        self.lines.append(f"{pad}END WHILE;")
+            self.statement(s)
+        body, self.steps, self.counting = tuple(self.steps), outer_steps, outer
+        self.steps.append(Repeat(var, body))
 
     # -- the script ------------------------------------------------------------------
-    def read_inputs(self, depth: int) -> None:
+    def read_inputs(self) -> None:
         for name, t in self.inputs.items():
             rel = t.relation
             require_record_form(self.p, rel, f"input {rel} of the script")
+            if name not in self.sources:
+                d = self.p.delayed[rel]
+                self.comment(f"{d.relation}-{d.delay} ({rel}): empty in one evaluation "
+                             f"(--input {rel}=TABLE gives its rows)")
+                self.create(name, _empty(t), reads_itself=False)
+                continue
             columns = self.p.layouts[rel].columns
             env = self.p.type_env
             conformed = exp.select(*[exp.alias_(exp.Cast(
@@ -274,68 +303,63 @@ class _Writer:
                     this=exp.to_identifier("dl2sql_input"))))
             if not is_bag(self.p.relations[rel]):
                 query = query.distinct()
-            self.comment(f"input {rel}, read from {self.sources[name].sql('spark')}", depth)
-            self.create(name, query, depth, reads_itself=False)
+            self.comment(f"input {rel}, read from {self.sources[name].sql('spark')}")
+            self.create(name, query, reads_itself=False)
 
-    def write_outputs(self, depth: int) -> None:
+    def write_outputs(self) -> None:
         for name, rel in self.outputs.items():
             projection = output_projection(self.plan.relations[rel].columns, SPARK)
             if projection is None:
                 continue
-            self.comment(f"output {rel} in the form `dl2sql run` writes", depth)
-            self.create(name, exp.select(*projection).from_(name), depth)
+            self.comment(f"output {rel} in the form `dl2sql run` writes")
+            self.create(name, exp.select(*projection).from_(name))
 
-    def script(self) -> str:
-        self.read_inputs(1)
+    def script(self) -> Script:
+        self.read_inputs()
         for s in self.plan.statements:
-            self.statement(s, 1)
-        self.write_outputs(1)
+            self.statement(s)
+        self.write_outputs()
         self._check_names()
         helpers = [n for n in self.created if n not in self.outputs]
         if helpers:
-            self.comment("the helper tables", 1)
+            self.comment("the helper tables")
         for name in helpers:
-            self.sql(drop_table(self.made(name)), 1)
-        body = [f"  DECLARE {v} BIGINT DEFAULT 1;" for v in self.declared] + self.lines
-        return "\n".join(self.header() + ["BEGIN"] + body + ["END;"]) + "\n"
+            self.sql(drop_table(self.made(name)))
+        functions = tuple(sorted({_function_name(f) for f in self.plan.functions}))
+        return Script(self.p.source.path, tuple(self.about()), functions,
+                      tuple(self.declared), tuple(self.steps))
 
     def _check_names(self) -> None:
         """No table the script creates may be one it reads: refuse before it could."""
         made = {self._key(self.made(n)) for n in self.created}
         for name, source in self.sources.items():
             if self._key(source) in made:
-                raise CompileError([Diagnostic(
-                    "error", f"the script would write the table "
-                             f"{source.sql('spark')} that it reads input "
-                             f"{self.inputs[name].relation} from; give --schema or "
-                             f"--prefix for the tables it creates", NO_SPAN)])
+                raise InputError(f"the script would write the table {source.sql('spark')} "
+                                 f"that it reads input {self.inputs[name].relation} from; "
+                                 f"give --schema or --prefix for the tables it creates")
 
     def _key(self, t: exp.Table) -> tuple:
         return ((t.db or self.o.schema or "").lower(), t.name.lower())
 
-    def header(self) -> list[str]:
+    def about(self) -> list[str]:
         reads = ", ".join(f"{self.inputs[n].relation} from {s.sql('spark')}"
                           for n, s in self.sources.items()) or "nothing"
         writes = ", ".join(f"{r} as {self.made(n).sql('spark')}"
                            for n, r in self.outputs.items()) or "nothing"
-        functions = sorted({_function_name(f) for f in self.plan.functions})
-        needs = ([f"-- Calls Python functions ({', '.join(functions)}): register them in "
-                  f"the session that runs it first, with",
-                  f"--   dl2sql.register_functions(spark, \"{self.p.source.path}\")  "
-                  f"(extern functions: extern={{name: callable}})"]
-                 if functions else ["-- Needs nothing but Spark: no Python functions."])
         return [
-            f"-- {self.p.source.path}: a Spark SQL script made by dl2sql",
-            f"-- Needs Spark {SPARK_VERSION} or later (SQL scripting; on 4.0 set "
-            f"spark.sql.scripting.enabled=true). Run it with spark.sql(script), "
-            f"spark-sql -f, or a JDBC client.",
-            f"-- Reads: {reads}.",
-            f"-- Writes: {writes}; its helper tables "
+            f"Reads: {reads}.",
+            f"Writes: {writes}; its helper tables "
             f"({self.made('...').sql('spark')}) are dropped at the end.",
-            "-- Evaluates as `dl2sql run --engine spark` does, but: one semi-naive step per "
+            "Evaluates as `dl2sql run --engine spark` does, but: one semi-naive step per "
             "termination test, no doubling of transitive closures, no partitioning, "
             "and wide integers stored wide from the start.",
-        ] + needs
+        ]
+
+
+def _empty(t: Table) -> exp.Select:
+    """A query of no rows in the columns of ``t``."""
+    return exp.select(*[exp.cast(exp.Null(), c.type.copy()).as_(c.name, quoted=True)
+                        for c in t.columns]).where(exp.false())
 
 
 def _function_name(spec) -> str:

@@ -503,12 +503,10 @@ def register_spark_function(spark, name: str, fn, ret_type) -> None:
     """Register ``fn`` (normalised values in and out) as Spark SQL function ``name`` of
     ``spark``, first making dl2sql's runtime importable by the session's Python workers
     (:func:`dl2sql.runner.spark_python.ensure_runtime`, once per session)."""
-    from pyspark.sql.types import StructType  # deferred: PySpark loads only when Spark runs
-
     ensure_runtime(spark)
     send_by_value(getattr(fn, "user_functions", tuple)())
-    schema = StructType.fromDDL(f"v {ret_type.sql(dialect='spark')}")
-    spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)), schema.fields[0].dataType)
+    # the type as DDL text, which the session parses (StructType.fromDDL is PySpark 4's)
+    spark.udf.register(name, SparkUdf(fn, to_spark(ret_type)), ret_type.sql(dialect="spark"))
 
 
 def open_runner(settings) -> SparkRunner:
