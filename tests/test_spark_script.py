@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import math
+from pathlib import Path
 
 import pytest
 
@@ -74,22 +75,28 @@ def _scripting(spark) -> bool:
     return int(spark.version.split(".")[0]) >= 4
 
 
-def _run_pyspark_program(text: str, spark, where) -> None:
-    """As a pipeline runs it: the printed file imported as a module, ``run(spark)``."""
+def _run_pyspark_program(text: str, spark, where, as_main: bool = False) -> None:
+    """As a pipeline runs it: the printed file imported as a module, ``run(spark)``; or
+    ``as_main``, as ``python prog.py`` runs it (in this process, where the active
+    session it takes is the shared one)."""
     import importlib.util
+    import runpy
 
     path = where / "program_script.py"
     path.write_text(text)
+    if as_main:
+        runpy.run_path(str(path), run_name="__main__")
+        return
     spec = importlib.util.spec_from_file_location("program_script", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.run(spark)
 
 
-def _check_case(case, spark, schema, form, tmp_path) -> None:
+def _check_case(case, spark, schema, form, tmp_path, folder=None, as_main=False) -> None:
     """The case's script in ``form`` (``sql`` or ``pyspark``), run on its final inputs,
     leaves in its output tables the rows ``dl2sql run`` gives, and no helper table."""
-    folder = PROGRAMS / case
+    folder = folder or PROGRAMS / case
     compiled = compile_case(folder)
     plan = compiled.engine_stage("spark", "sql")
     options = ScriptOptions(inputs={t.relation: f"script_in_{case}_{t.name}"
@@ -123,7 +130,7 @@ def _check_case(case, spark, schema, form, tmp_path) -> None:
     if form == "sql":
         spark.sql(script).collect()
     else:
-        _run_pyspark_program(script, spark, tmp_path)
+        _run_pyspark_program(script, spark, tmp_path, as_main)
     for rel, table in script_outputs(compiled, options).items():
         assert _rows(spark.table(table)) == _rows(expected[rel]), rel
     # the helper tables are gone, the outputs stay
@@ -140,15 +147,26 @@ def test_the_script_gives_the_rows_of_a_run(case, spark, schema, tmp_path):
     _check_case(case, spark, schema, "sql" if _scripting(spark) else "pyspark", tmp_path)
 
 
-# loops, constants held as literals, Python functions
-PYSPARK_CASES = ("closures", "constants", "udf_fallbacks")
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLE_CASES = sorted(p.name for p in EXAMPLES.iterdir() if (p / f"{p.name}.dl").is_file())
+
+
+@pytest.mark.parametrize("example", EXAMPLE_CASES)
+def test_an_examples_script_gives_the_rows_of_a_run(example, spark, schema, tmp_path):
+    """The examples/ programs, on the inputs their .dat commands leave."""
+    _check_case(f"example_{example}", spark, schema,
+                "sql" if _scripting(spark) else "pyspark", tmp_path, EXAMPLES / example)
+
+
+# a loop (run as `python prog.py` would), Python functions
+PYSPARK_CASES = ("closures", "udf_fallbacks")
 
 
 @pytest.mark.parametrize("case", [c for c in PYSPARK_CASES if c in CASES])
 def test_the_pyspark_program_gives_the_rows_of_a_run(case, spark, schema, tmp_path):
     if not _scripting(spark):
         pytest.skip("on Spark 3.5 every case runs as a PySpark program above")
-    _check_case(case, spark, schema, "pyspark", tmp_path)
+    _check_case(case, spark, schema, "pyspark", tmp_path, as_main=case == "closures")
 
 
 REACH = """input relation Edge(src: string, dst: string)
