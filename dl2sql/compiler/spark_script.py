@@ -206,11 +206,16 @@ class _Writer:
         self.steps.append(Note(text))
 
     def create(self, name: str, query: exp.Expression,
-               reads_itself: bool | None = None) -> None:
-        """``name`` := ``query`` (its rows, now, in a table of its own)."""
-        if reads_itself is None:
+               reads_itself: bool | None = None, literal: bool = False) -> None:
+        """``name`` := ``query`` (its rows, now, in a table of its own); a ``literal``
+        query reads no table and calls no function (its thousands of values are not
+        walked, nor copied)."""
+        if literal:
+            reads_itself = False
+        elif reads_itself is None:
             reads_itself = any(t.name == name and not t.db for t in query.find_all(exp.Table))
-        query = self.renamed(query)
+        if not literal:
+            query = self.renamed(query)
         target = name + "__script_tmp" if reads_itself else name
         self.created.setdefault(name, None)
         self.created.setdefault(target, None)
@@ -265,11 +270,13 @@ class _Writer:
             # sorted: a constant computed into a set would print in a different order each time
             query = inline_query(s.target, spark_rows(s.target, sorted(s.rows, key=repr)))
         if query is None:
+            info = self.p.relations.get(s.target.relation)
             raise CompileError([Diagnostic("error", f"the rows of `{s.target.relation}`, "
                                                     f"computed when the program was planned, "
                                                     f"have values that Spark SQL has no "
-                                                    f"literals for", NO_SPAN)])
-        self.create(s.target.name, query)
+                                                    f"literals for",
+                                           getattr(info, "span", None) or NO_SPAN)])
+        self.create(s.target.name, query, literal=True)
 
     def loop(self, loop: Loop) -> None:
         var = f"dl2sql_rows_{len(self.declared) + 1}"

@@ -79,17 +79,25 @@ def _literal(value, dtype: exp.DataType) -> exp.Expression:
         fields = []
         for field, v in zip(dtype.expressions, value):
             kind = field.args["kind"]
-            fields += [exp.Literal.string(field.name), exp.cast(_literal(v, kind), kind.copy())]
+            fields += [exp.Literal.string(field.name), _cast(_literal(v, kind), kind)]
         return exp.Anonymous(this="named_struct", expressions=fields)
     if t == _DT.MAP:  # map_from_arrays of its keys and values, in its own order
         kt, vt = dtype.expressions
         pairs = list(value.items()) if isinstance(value, dict) else list(value)
-        keys = exp.Array(expressions=[exp.cast(_literal(k, kt), kt.copy()) for k, _ in pairs])
-        vals = exp.Array(expressions=[exp.cast(_literal(v, vt), vt.copy()) for _, v in pairs])
-        return exp.cast(exp.Anonymous(this="map_from_arrays", expressions=[keys, vals]),
-                        dtype.copy())
+        keys = exp.Array(expressions=[_cast(_literal(k, kt), kt) for k, _ in pairs])
+        vals = exp.Array(expressions=[_cast(_literal(v, vt), vt) for _, v in pairs])
+        return _cast(exp.Anonymous(this="map_from_arrays", expressions=[keys, vals]), dtype)
     element = dtype.expressions[0]  # an array
-    return exp.cast(exp.Array(expressions=[_literal(v, element) for v in value]), dtype.copy())
+    return _cast(exp.Array(expressions=[_literal(v, element) for v in value]), dtype)
+
+
+def _cast(value: exp.Expression, dtype: exp.DataType) -> exp.Cast:
+    """``CAST(value AS dtype)`` built directly: sqlglot's ``exp.cast`` first works out
+    whether ``value`` already has the type, which costs more than the rest of a row;
+    a value that is a cast to that very type already (an array's) is kept as it is."""
+    if isinstance(value, exp.Cast) and value.to == dtype:
+        return value
+    return exp.Cast(this=value, to=dtype.copy())
 
 
 def _string(value: str) -> exp.Expression:

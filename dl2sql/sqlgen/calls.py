@@ -88,10 +88,20 @@ def _vec_to_set(ec, args, call):
     return None
 
 
-def _byte_length(ec, args, call):
-    if not isinstance(call.args[0].type, TString):
+def _length(ec, args, call):
+    """A string's length in bytes (Rust's ``len``), or the number of elements of a Vec
+    or a Set (an array, a Set's without duplicates), in the call's integer type."""
+    t = call.args[0].type
+    if isinstance(t, TString):
+        return ec.dialect.byte_length(args[0])
+    if not (isinstance(t, TNamed) and t.name in (VEC, SET)) or is_wide(call.type):
         return None
-    return ec.dialect.byte_length(args[0])
+    return exp.Cast(this=ec.dialect.groups.size(args[0]), to=sql_type(call.type, ec.env))
+
+
+def _join(ec, args, call):
+    """``join(strings, sep)``: the strings of a Vec in order, ``sep`` between them."""
+    return ec.dialect.array_join(args[0], args[1])
 
 
 # name -> builder(ec, compiled args, TCall) -> expression, or None to fall back to a UDF
@@ -111,8 +121,10 @@ NATIVE: dict[str, Callable] = {
     "intern::string_intern": lambda ec, args, call: args[0],
     "intern::istring_str": lambda ec, args, call: args[0],
     "ddlog_std::to_set": _vec_to_set,
-    "ddlog_std::len": _byte_length,
-    "ddlog_std::string_len": _byte_length,
+    "ddlog_std::len": _length,
+    "ddlog_std::size": _length,
+    "ddlog_std::string_len": _length,
+    "ddlog_std::join": _join,
     "ddlog_std::starts_with": _string_fn(exp.StartsWith),
     "ddlog_std::ends_with": _string_fn(exp.EndsWith),
 }

@@ -281,6 +281,8 @@ class Dialect:
     checked_decimals: bool = False
     # a string constant
     string: Callable[[str], exp.Expression] = exp.Literal.string
+    # the strings of an array joined with a separator between them
+    array_join: Callable[[exp.Expression, exp.Expression], exp.Expression] = _fn("array_join")
 
 
 def _spark_string(text: str) -> exp.Expression:
@@ -306,5 +308,5 @@ DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  _duckdb_explode, groups=DUCKDB_GROUPS,
                  hof=DUCKDB_HOF, fail=_fn("error"), difference=_duckdb_not_exists,
                  intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38,
-                 checked_decimals=True)
+                 checked_decimals=True, array_join=_fn("array_to_string"))
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

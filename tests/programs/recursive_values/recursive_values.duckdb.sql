@@ -55,7 +55,7 @@ SELECT DISTINCT
   DL2SQL_UDF_6("t1"."tree") AS "depth"
 FROM "Trees" AS "t1"
 WHERE
-  DL2SQL_UDF_7(DL2SQL_UDF_5("t1"."tree")) = CAST(3 AS DECIMAL(38, 0));
+  CAST(LEN(DL2SQL_UDF_5("t1"."tree")) AS DECIMAL(38, 0)) = CAST(3 AS DECIMAL(38, 0));
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

@@ -25,7 +25,7 @@ SELECT DISTINCT
   STRLEN("t1"."s") AS "bytes",
   DL2SQL_UDF_1("t1"."s", CAST(0 AS DECIMAL(38, 0)), CAST(2 AS DECIMAL(38, 0))) AS "first2",
   '«' || "t1"."s" || '» has ' || CAST(STRLEN("t1"."s") AS TEXT) || ' bytes, empty: ' || CAST("t1"."s" = '' AS TEXT) AS "shout",
-  DL2SQL_UDF_3(DL2SQL_UDF_2("t1"."s", ',')) AS "parts"
+  CAST(LEN(DL2SQL_UDF_2("t1"."s", ',')) AS DECIMAL(38, 0)) AS "parts"
 FROM "S" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS

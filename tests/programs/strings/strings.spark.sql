@@ -37,7 +37,7 @@ SELECT DISTINCT
     ),
     CAST(`t1`.`s` = '' AS STRING)
   ) AS `shout`,
-  DL2SQL_UDF_3(DL2SQL_UDF_2(`t1`.`s`, ',')) AS `parts`
+  CAST(SIZE(DL2SQL_UDF_2(`t1`.`s`, ',')) AS DECIMAL(38, 0)) AS `parts`
 FROM `S` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
