@@ -69,3 +69,32 @@ def test_helper_relations_are_shown_when_asked_for(capsys) -> None:
     assert "\nAudit__group1 <- " not in ra and "ddlog_std::Singleton" not in ra
     assert main(["compile", path, "--emit", "strata"]) == 0
     assert "--internal shows them" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("dialect", ["spark", "duckdb"])
+def test_the_update_plan_prints_every_program(path, dialect, capsys) -> None:
+    """``--emit update``: a line per stratum of the update plan, with its method, and
+    every statement in words (a statement kind the printer does not know would show
+    as its bare class name)."""
+    program = compile_file(str(path))
+    plan = program.update_for(dialect)
+    assert main(["compile", str(path), "--emit", "update", "--dialect", dialect]) == 0
+    out = capsys.readouterr().out
+    strata = [ln for ln in out.splitlines() if ln.startswith("stratum ")]
+    assert strata == [ln for ln in strata if ": " in ln]
+    assert [ln[len("stratum "):].split(": ")[0] for ln in strata] == \
+        [s.name for s in plan.strata]
+    for s in plan.strata:
+        assert f"stratum {s.name}: {s.method} (" in out
+    bare = [ln for ln in out.splitlines() if re.fullmatch(r"\s*[A-Z][A-Za-z]+", ln)]
+    assert bare == [], "statements printed as bare class names"
+
+
+def test_the_update_plan_shows_the_closure_and_its_branches(capsys) -> None:
+    path = ROOT / "benchmarks" / "programs" / "tc_neg_group.dl"
+    assert main(["compile", str(path), "--emit", "update", "--dialect", "spark"]) == 0
+    out = capsys.readouterr().out
+    assert "stratum Path: closure (when Edge changed)" in out
+    assert "the closure's search on the driver" in out and "or, recomputed:" in out
+    assert "recompute instead when" in out and "patched in place" in out

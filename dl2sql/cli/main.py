@@ -20,6 +20,7 @@ from dl2sql.cli.run_command import integers_text, run_files
 from dl2sql.compiler import compile_file
 from dl2sql.compiler.emit import STAGES
 from dl2sql.compiler.emit import emit, is_helper
+from dl2sql.compiler.emit_update import emit_update
 from dl2sql.compiler.spark_script import pyspark_program, script_options, spark_script
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 decode_source, read_source, user_error_text)
@@ -71,11 +72,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("program")
     c.add_argument("--dialect", choices=sorted(DIALECTS), default="spark",
                    help="SQL dialect to print")
-    c.add_argument("--emit", choices=STAGES + ("script", "pyspark"), default=None,
+    c.add_argument("--emit", choices=STAGES + ("script", "pyspark", "update"), default=None,
                    help="what to print: `script` (Spark SQL that runs by itself; the "
                         "default for --dialect spark), `pyspark` (the same statements as a "
                         "standalone PySpark program, for Spark 3.5), `sql` (the plan's "
-                        "statements; the default for duckdb) or an earlier stage")
+                        "statements; the default for duckdb), `update` (the plan that "
+                        "applies a transaction, stratum by stratum) or an earlier stage")
     c.add_argument("--input", dest="script_inputs", action="append", default=[],
                    metavar="REL=TABLE", help="script: read input relation REL from TABLE "
                                              "(default: the table or view named REL)")
@@ -264,6 +266,8 @@ def _dispatch(args) -> int:
         stage = args.emit or ("script" if args.dialect == "spark" else "sql")
         if stage in ("script", "pyspark"):
             sys.stdout.write(script_text(shown, args, stage))
+        elif stage == "update":
+            sys.stdout.write(emit_update(shown, args.dialect))
         else:
             if stage == "sql" and _has_loop(shown.plan_for(args.dialect).statements):
                 sys.stdout.write(NEEDS_DRIVER)
