@@ -461,3 +461,27 @@ def test_a_patched_relation_keeps_its_number_of_partitions(program, spark):
         assert _contents(live) == _expected(edges)
         assert live.runner.tables["OneWay"].rdd.getNumPartitions() <= limit, i
     live.close()
+
+
+TWO_FUNCTIONS = ("input relation In(s: string)\noutput relation Out(s: string)\n"
+                 "Out({call}) :- In(s).\n")
+
+
+def _two_programs_maintained_apart(**where):
+    """Two programs whose one function each runs as a Python UDF, maintained side by
+    side in one session: each transaction runs its own program's function, not the one
+    last registered under a shared name."""
+    reverse = dl2sql.compile(TWO_FUNCTIONS.format(call="string_reverse(s)"))
+    upper = dl2sql.compile(TWO_FUNCTIONS.format(call="to_uppercase(s)"))
+    live_reverse = reverse.maintain(inputs={"In": [("abc",)]}, **where)
+    live_upper = upper.maintain(inputs={"In": [("abc",)]}, **where)
+    live_reverse.apply(insert={"In": [("hello",)]})
+    live_upper.apply(insert={"In": [("world",)]})
+    live_reverse.apply(insert={"In": [("again",)]})
+    assert sorted(r.fields for r in live_reverse.records("Out")) == \
+        [("cba",), ("niaga",), ("olleh",)]
+    assert sorted(r.fields for r in live_upper.records("Out")) == [("ABC",), ("WORLD",)]
+
+
+def test_two_programs_maintained_in_one_spark_session_keep_their_functions(spark):
+    _two_programs_maintained_apart(spark=spark)

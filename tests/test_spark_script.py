@@ -5,6 +5,7 @@ express, on the inputs its ``.dat`` commands leave."""
 from __future__ import annotations
 
 import io
+import re
 import math
 from pathlib import Path
 
@@ -193,7 +194,6 @@ def test_compile_prints_a_script_that_says_what_it_reads_and_writes(tmp_path, ca
     assert "-- Writes: Reach as `work`.`r_Reach`" in out
     assert "\nBEGIN\n" in out and out.endswith("END;\n") and "WHILE dl2sql_rows_1 > 0 DO" in out
     # every table it creates or drops is in the schema, with the prefix
-    import re
     made = re.findall(r"(?:CREATE TABLE|DROP TABLE IF EXISTS|INSERT INTO|RENAME TO) (\S+)", out)
     assert made and all(m.startswith("`work`.`r_") for m in made), made
 
@@ -210,8 +210,7 @@ def test_a_script_says_what_it_needs_and_refuses_what_it_cannot(tmp_path, capsys
     code, out, _ = _compile_cli(tmp_path, capsys, source)
     assert code == 0 and "-- Calls Python functions (shout): register them" in out
     assert "dl2sql.register_functions(spark, " in out
-    import re
-    assert re.search(r"DL2SQL_UDF_1_[0-9A-F]{10}\(", out), "called by its tagged name"
+    assert re.search(r"DL2SQL_[0-9A-F]{8}_UDF_1\(", out), "called by its tagged name"
     code, _, err = _compile_cli(tmp_path, capsys, REACH, "--input", "Nope=t")
     assert code == 1 and "`Nope` is not an input relation (inputs: Edge)" in err
     code, _, err = _compile_cli(tmp_path, capsys, REACH, "--dialect", "duckdb", "--emit",
@@ -223,16 +222,17 @@ def test_two_programs_scripts_call_functions_of_their_own():
     """Registered in one session, two programs' functions keep apart: each script calls
     its own by a name tagged with its program."""
     from dl2sql.compiler import compile_source
-    from dl2sql.compiler.spark_script import SCRIPT_LOOPS, function_names
+    from dl2sql.compiler.spark_script import SCRIPT_LOOPS
 
     def names(body):
         source = REACH + f"output relation F(s: string)\nF({body}) :- Edge(a, _).\n"
         program = script_program(compile_source(source, "f.dl"))
-        return function_names(program, program.engine_stage("spark", "sql", SCRIPT_LOOPS))
+        plan = program.engine_stage("spark", "sql", SCRIPT_LOOPS)
+        return [f.name for f in plan.functions]
 
     upper, lower = names("string_reverse(a)"), names("string_reverse(a ++ \"x\")")
-    assert list(upper) == list(lower) == ["dl2sql_udf_1"]
-    assert upper["dl2sql_udf_1"] != lower["dl2sql_udf_1"]
+    assert len(upper) == len(lower) == 1 and upper != lower
+    assert all(re.fullmatch(r"dl2sql_[0-9a-f]{8}_udf_1", n) for n in upper + lower)
     assert names("string_reverse(a)") == upper, "the same program, the same names"
 
 

@@ -12,20 +12,19 @@ from typing import Optional
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.program import Program
 from dl2sql.api.program import compile as compile_program
-from dl2sql.compiler.spark_script import SCRIPT_LOOPS, function_names, script_program
+from dl2sql.compiler.spark_script import SCRIPT_LOOPS, script_program
 from dl2sql.runner.functions import register_udfs
 from dl2sql.runner.spark_runner import register_spark_function
 
 
 class _Session:
-    """What :func:`register_udfs` registers on: a session, not a runner; each function
-    under the name the script calls it by."""
+    """What :func:`register_udfs` registers on: a session, not a runner."""
 
-    def __init__(self, spark, names: dict[str, str]):
-        self.spark, self.names = spark, names
+    def __init__(self, spark):
+        self.spark = spark
 
     def register_function(self, name: str, fn, arg_types, ret_type) -> None:
-        register_spark_function(self.spark, self.names[name], fn, ret_type)
+        register_spark_function(self.spark, name, fn, ret_type)
 
 
 def register_functions(spark, program, extern: Optional[dict] = None) -> list[str]:
@@ -39,7 +38,6 @@ def register_functions(spark, program, extern: Optional[dict] = None) -> list[st
     externs = dict(getattr(program, "extern", None) or {}, **(extern or {}))
     plan = compiled.engine_stage("spark", "sql", SCRIPT_LOOPS)
     registered: set[str] = set()
-    names = function_names(compiled, plan)
-    register_udfs(_Session(spark, names), plan, compiled.type_env, compiled.functions,
+    register_udfs(_Session(spark), plan, compiled.type_env, compiled.functions,
                   bind_externs(compiled, externs), registered)
-    return sorted(names[n] for n in registered)
+    return sorted(registered)

@@ -13,6 +13,7 @@ program in another (its plans kept with the others).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import functools
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -280,10 +281,14 @@ def wide_integers(p: CompiledProgram) -> CompiledProgram:
 
 
 def udf_prefix(p: CompiledProgram, kind: str) -> str:
-    """The start of the SQL names of a plan's UDFs: a WIDE plan's apart from the
-    NARROW one's, since both register on one runner when a run switches."""
-    return "dl2sql_" + ("wide_" if p.representation == WIDE and len(p.integers) > 1
-                        else "") + kind
+    """The start of the SQL names of a plan's UDFs: tagged with a digest of the
+    program's text, so that the plans of two programs run or maintained in one session
+    (or one DuckDB connection) never call each other's functions under a shared name;
+    a WIDE plan's apart from the NARROW one's, since both register on one runner when
+    a run switches."""
+    tag = hashlib.sha256(p.source.text.encode()).hexdigest()[:8]
+    return f"dl2sql_{tag}_" + ("wide_" if p.representation == WIDE and len(p.integers) > 1
+                               else "") + kind
 
 
 def plan(p: CompiledProgram) -> CompiledProgram:

@@ -24,7 +24,6 @@ user transformer (Python on DataFrames) is a compile-time error.
 """
 from __future__ import annotations
 
-import hashlib
 
 from dataclasses import dataclass, field
 
@@ -119,19 +118,6 @@ def script_outputs(program, options: ScriptOptions = ScriptOptions()) -> dict[st
     return {rel: writer.made(name).sql(dialect="spark") for name, rel in writer.outputs.items()}
 
 
-def function_names(program, plan) -> dict[str, str]:
-    """The name in the session of each Python function the script calls (a plan's UDF
-    name -> its script's): tagged with a digest of the program's text and the
-    function's signature, so that the scripts of two programs registered in one session
-    never call each other's."""
-    names = {}
-    for spec in plan.functions:
-        what = repr((program.source.text, spec.func, spec.targs, spec.params, spec.ret))
-        tag = hashlib.sha256(what.encode()).hexdigest()[:10]
-        names[spec.name] = f"{spec.name}_{tag}"
-    return names
-
-
 def _refuse_python(program, plan) -> None:
     """A user transformer is Python code on DataFrames: an error located at its
     ``apply``."""
@@ -161,7 +147,6 @@ class _Writer:
                         if t.relation not in program.delayed or self._given(t)}
         self.outputs = {plan.relations[r].name: r for r in program.output_relations()}
         self.counting: dict[str, str] = {}  # a loop's tables to count -> its variable
-        self.functions = function_names(program, plan)
 
     # -- names -----------------------------------------------------------------------
     def _given(self, t: Table) -> str | None:
@@ -183,12 +168,8 @@ class _Writer:
                          else None)
 
     def renamed(self, query: exp.Expression) -> exp.Expression:
-        """``query`` reading the script's tables instead of the plan's, and calling its
-        functions by their names in the session (:func:`function_names`)."""
+        """``query`` reading the script's tables instead of the plan's."""
         query = query.copy()
-        for call in list(query.find_all(exp.Anonymous)):
-            if call.name in self.functions:
-                call.set("this", self.functions[call.name])
         for t in list(query.find_all(exp.Table)):
             if t.db or t.name not in self.created:
                 continue  # a CTE, a lateral view's name, or a table not made yet

@@ -54,7 +54,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Neighbours" AS
 SELECT DISTINCT
   "t1"."s" AS "src",
-  DL2SQL_UDF_1("t1"."__grouped1") AS "by_dst"
+  DL2SQL_693CEA16_UDF_1("t1"."__grouped1") AS "by_dst"
 FROM "Neighbours__group8" AS "t1";
 -- Legacy__group7_rows
 CREATE OR REPLACE TEMPORARY VIEW "Legacy__group7_rows" AS
@@ -228,7 +228,7 @@ SELECT DISTINCT
   LIST_EXTRACT("t1"."g"."vals", -1) AS "worst",
   "t1"."g"."vals" AS "all",
   LIST_SORT(LIST_DISTINCT("t1"."g"."vals")) AS "costs",
-  DL2SQL_UDF_2("t1"."g") AS "total"
+  DL2SQL_693CEA16_UDF_2("t1"."g") AS "total"
 FROM "Stats__group2" AS "t1";
 -- Shortest__group1_rows
 CREATE OR REPLACE TEMPORARY VIEW "Shortest__group1_rows" AS

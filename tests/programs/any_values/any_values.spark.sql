@@ -2,36 +2,36 @@
 CREATE OR REPLACE TEMPORARY VIEW `Boxed` AS
 SELECT DISTINCT
   'int' AS `kind`,
-  DL2SQL_UDF_1(`t1`.`n`) AS `v`
+  DL2SQL_DC19A8AF_UDF_1(`t1`.`n`) AS `v`
 FROM `Ints` AS `t1`
 UNION
 SELECT DISTINCT
   'u32' AS `kind`,
-  DL2SQL_UDF_2(`t1`.`n`) AS `v`
+  DL2SQL_DC19A8AF_UDF_2(`t1`.`n`) AS `v`
 FROM `Ints` AS `t1`
 WHERE
   `t1`.`n` >= CAST(0 AS BIGINT)
 UNION
 SELECT DISTINCT
   'small' AS `kind`,
-  DL2SQL_UDF_1(`t1`.`n`) AS `v`
+  DL2SQL_DC19A8AF_UDF_1(`t1`.`n`) AS `v`
 FROM `Ints` AS `t1`
 WHERE
   `t1`.`n` < CAST(5 AS BIGINT)
 UNION
 SELECT DISTINCT
   'name' AS `kind`,
-  DL2SQL_UDF_3(`t1`.`s`) AS `v`
+  DL2SQL_DC19A8AF_UDF_3(`t1`.`s`) AS `v`
 FROM `Names` AS `t1`
 UNION
 SELECT DISTINCT
   'point' AS `kind`,
-  DL2SQL_UDF_4(`t1`.`p`) AS `v`
+  DL2SQL_DC19A8AF_UDF_4(`t1`.`p`) AS `v`
 FROM `Points` AS `t1`
 UNION
 SELECT DISTINCT
   'pair' AS `kind`,
-  DL2SQL_UDF_5(`t1`.`n`, `t2`.`s`) AS `v`
+  DL2SQL_DC19A8AF_UDF_5(`t1`.`n`, `t2`.`s`) AS `v`
 FROM `Ints` AS `t1`
 CROSS JOIN `Names` AS `t2`
 WHERE
@@ -58,23 +58,23 @@ CREATE OR REPLACE TEMPORARY VIEW `Grouped` AS
 SELECT DISTINCT
   `t1`.`k` AS `kind`,
   `t1`.`g`.`vals` AS `vs`,
-  DL2SQL_UDF_6(`t1`.`g`) AS `top`
+  DL2SQL_DC19A8AF_UDF_6(`t1`.`g`) AS `top`
 FROM `Grouped__group1` AS `t1`;
 -- BackPoints
 CREATE OR REPLACE TEMPORARY VIEW `BackPoints` AS
 SELECT DISTINCT
-  DL2SQL_UDF_7(`t1`.`v`).`Some_x`.`x` AS `x`
+  DL2SQL_DC19A8AF_UDF_7(`t1`.`v`).`Some_x`.`x` AS `x`
 FROM `Boxed` AS `t1`
 WHERE
-  DL2SQL_UDF_7(`t1`.`v`).`tag` = 1;
+  DL2SQL_DC19A8AF_UDF_7(`t1`.`v`).`tag` = 1;
 -- BackInts
 CREATE OR REPLACE TEMPORARY VIEW `BackInts` AS
 SELECT DISTINCT
   `t1`.`kind`,
-  DL2SQL_UDF_8(`t1`.`v`).`Some_x` AS `n`
+  DL2SQL_DC19A8AF_UDF_8(`t1`.`v`).`Some_x` AS `n`
 FROM `Boxed` AS `t1`
 WHERE
-  DL2SQL_UDF_8(`t1`.`v`).`tag` = 1;
+  DL2SQL_DC19A8AF_UDF_8(`t1`.`v`).`tag` = 1;
 -- AllBoxed
 CREATE OR REPLACE TEMPORARY VIEW `AllBoxed` AS
 SELECT DISTINCT
@@ -89,7 +89,7 @@ SELECT DISTINCT
   `t1`.`v`
 FROM `Boxed` AS `t1`
 JOIN `AllBoxed` AS `t2`
-  ON DL2SQL_UDF_9(`t2`.`v`, `t1`.`v`) AND `t1`.`kind` < `t2`.`kind`;
+  ON DL2SQL_DC19A8AF_UDF_9(`t2`.`v`, `t1`.`v`) AND `t1`.`kind` < `t2`.`kind`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
 SELECT DISTINCT

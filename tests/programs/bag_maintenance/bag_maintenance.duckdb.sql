@@ -42,7 +42,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Weight" AS
 SELECT DISTINCT
   "t1"."k",
-  DL2SQL_UDF_1("t1"."__grouped1") AS "total"
+  DL2SQL_0DDF79A8_UDF_1("t1"."__grouped1") AS "total"
 FROM "Weight__group1" AS "t1";
 -- Ticked
 CREATE OR REPLACE TEMPORARY VIEW "Ticked" AS

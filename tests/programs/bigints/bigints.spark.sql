@@ -176,9 +176,9 @@ FROM `N` AS `t1`;
 CREATE OR REPLACE TEMPORARY VIEW `Misc` AS
 SELECT DISTINCT
   `t1`.`name` AS `a`,
-  DL2SQL_UDF_1(`t1`.`x`) AS `shl`,
-  DL2SQL_UDF_2(`t1`.`x`) AS `shr`,
-  DL2SQL_UDF_3(`t1`.`x`, CAST(3 AS BIGINT)) AS `cube`,
+  DL2SQL_46414A2A_UDF_1(`t1`.`x`) AS `shl`,
+  DL2SQL_46414A2A_UDF_2(`t1`.`x`) AS `shr`,
+  DL2SQL_46414A2A_UDF_3(`t1`.`x`, CAST(3 AS BIGINT)) AS `cube`,
   LEAST(`t1`.`x`, CAST(0 AS DECIMAL(38, 0))) AS `lo`,
   GREATEST(`t1`.`x`, CAST(0 AS DECIMAL(38, 0))) AS `hi`
 FROM `N` AS `t1`;

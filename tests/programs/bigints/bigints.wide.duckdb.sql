@@ -38,7 +38,7 @@ SELECT DISTINCT
       ELSE TRUE
     END
     THEN {'num$': CAST("t1"."u"."num$" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_1("t1"."u")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_1("t1"."u")
   END AS "u1",
   CASE
     WHEN CASE
@@ -53,7 +53,7 @@ SELECT DISTINCT
       ELSE TRUE
     END
     THEN {'num$': CAST("t1"."u"."num$" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_2("t1"."u")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_2("t1"."u")
   END AS "u2",
   CASE
     WHEN CASE
@@ -69,33 +69,33 @@ SELECT DISTINCT
       ELSE TRUE
     END
     THEN {'num$': CAST("t1"."u"."num$" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_3("t1"."u")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_3("t1"."u")
   END AS "u3",
   CASE
     WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t1"."s"."num$" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_4("t1"."s")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_4("t1"."s")
   END AS "s1",
   CASE
     WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t1"."s"."num$" - CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_5("t1"."s")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_5("t1"."s")
   END AS "s2",
   CASE
     WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST(-"t1"."s"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_6("t1"."s")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_6("t1"."s")
   END AS "s3",
   CASE
     WHEN ABS(CAST("t1"."s"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     AND ABS(CAST("t1"."s"."num$" AS DOUBLE)) * CAST(3.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t1"."s"."num$" * CAST(3 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_7("t1"."s")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_7("t1"."s")
   END AS "s4",
   CASE
     WHEN ABS(CAST("t1"."u"."num$" AS DOUBLE)) + ABS(CAST("t1"."s"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t1"."u"."num$" + "t1"."s"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_8("t1"."u", "t1"."s")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_8("t1"."u", "t1"."s")
   END AS "wide"
 FROM "W" AS "t1";
 -- Casts
@@ -109,7 +109,7 @@ SELECT DISTINCT
         CAST("t1"."x"."num$" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
       ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-    ELSE DL2SQL_WIDE_UDF_9("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_9("t1"."x")
   END AS "s",
   {'num$': CAST(CASE
     WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
@@ -118,12 +118,12 @@ SELECT DISTINCT
         CAST("t1"."x"."num$" AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
       ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT)
-    ELSE DL2SQL_WIDE_UDF_9("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_9("t1"."x")
   END AS DECIMAL(38, 0)), 'big$': ''} AS "back",
   CASE
     WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t1"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_10("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_10("t1"."x")
   END AS "s128",
   CASE
     WHEN CASE
@@ -138,21 +138,21 @@ SELECT DISTINCT
       ELSE TRUE
     END
     THEN {'num$': CAST("t1"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_11("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_11("t1"."x")
   END AS "u128",
   CASE
     WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN CAST("t1"."x"."num$" AS DOUBLE)
-    ELSE DL2SQL_WIDE_UDF_12("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_12("t1"."x")
   END AS "d"
 FROM "N" AS "t1";
 -- Misc
 CREATE OR REPLACE TEMPORARY VIEW "Misc" AS
 SELECT DISTINCT
   "t1"."name" AS "a",
-  DL2SQL_WIDE_UDF_13("t1"."x") AS "shl",
-  DL2SQL_WIDE_UDF_14("t1"."x") AS "shr",
-  DL2SQL_WIDE_UDF_15("t1"."x", CAST(3 AS BIGINT)) AS "cube",
+  DL2SQL_46414A2A_WIDE_UDF_13("t1"."x") AS "shl",
+  DL2SQL_46414A2A_WIDE_UDF_14("t1"."x") AS "shr",
+  DL2SQL_46414A2A_WIDE_UDF_15("t1"."x", CAST(3 AS BIGINT)) AS "cube",
   CASE
     WHEN "t1"."x" IS NULL OR {'num$': CAST(0 AS DECIMAL(38, 0)), 'big$': ''} IS NULL
     THEN NULL
@@ -177,12 +177,12 @@ SELECT DISTINCT
   END || '|' || CASE
     WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN CAST(CAST(-"t1"."x"."num$" AS DECIMAL(38, 0)) AS TEXT)
-    ELSE DL2SQL_WIDE_UDF_16("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_16("t1"."x")
   END || '|' || CASE
     WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     AND ABS(CAST("t1"."x"."num$" AS DOUBLE)) * CAST(10.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
     THEN CAST(CAST("t1"."x"."num$" * CAST(10 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS TEXT)
-    ELSE DL2SQL_WIDE_UDF_17("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_17("t1"."x")
   END || '|' || CASE
     WHEN CASE
       WHEN CASE
@@ -197,7 +197,7 @@ SELECT DISTINCT
         ELSE TRUE
       END
       THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_WIDE_UDF_18("t1"."x")
+      ELSE DL2SQL_46414A2A_WIDE_UDF_18("t1"."x")
     END."big$" = ''
     THEN CAST(CASE
       WHEN CASE
@@ -212,7 +212,7 @@ SELECT DISTINCT
         ELSE TRUE
       END
       THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_WIDE_UDF_18("t1"."x")
+      ELSE DL2SQL_46414A2A_WIDE_UDF_18("t1"."x")
     END."num$" AS TEXT)
     WHEN CASE
       WHEN CASE
@@ -227,7 +227,7 @@ SELECT DISTINCT
         ELSE TRUE
       END
       THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_WIDE_UDF_18("t1"."x")
+      ELSE DL2SQL_46414A2A_WIDE_UDF_18("t1"."x")
     END."num$" > 0
     THEN SUBSTRING(
       CASE
@@ -243,7 +243,7 @@ SELECT DISTINCT
           ELSE TRUE
         END
         THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-        ELSE DL2SQL_WIDE_UDF_18("t1"."x")
+        ELSE DL2SQL_46414A2A_WIDE_UDF_18("t1"."x")
       END."big$",
       11
     )
@@ -262,7 +262,7 @@ SELECT DISTINCT
             ELSE TRUE
           END
           THEN {'num$': CAST(CAST(CAST("t1"."x"."num$" AS INT128) // CAST(CAST(7 AS DECIMAL(38, 0)) AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-          ELSE DL2SQL_WIDE_UDF_18("t1"."x")
+          ELSE DL2SQL_46414A2A_WIDE_UDF_18("t1"."x")
         END."big$",
         11
       ),
@@ -301,7 +301,7 @@ JOIN "N" AS "t2"
   ON "t2"."x" = CASE
     WHEN ABS(CAST("t1"."x"."num$" AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t1"."x"."num$" + CAST(1 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_19("t1"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_19("t1"."x")
   END;
 -- Same
 CREATE OR REPLACE TEMPORARY VIEW "Same" AS
@@ -329,19 +329,19 @@ SELECT DISTINCT
   CASE
     WHEN ABS(CAST("t2"."x"."num$" AS DOUBLE)) + ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t2"."x"."num$" + "t4"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_20("t2"."x", "t4"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_20("t2"."x", "t4"."x")
   END AS "sum",
   CASE
     WHEN ABS(CAST("t2"."x"."num$" AS DOUBLE)) + ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t2"."x"."num$" - "t4"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_21("t2"."x", "t4"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_21("t2"."x", "t4"."x")
   END AS "diff",
   CASE
     WHEN ABS(CAST("t2"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     AND ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     AND ABS(CAST("t2"."x"."num$" AS DOUBLE)) * ABS(CAST("t4"."x"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
     THEN {'num$': CAST("t2"."x"."num$" * "t4"."x"."num$" AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_22("t2"."x", "t4"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_22("t2"."x", "t4"."x")
   END AS "prod",
   CASE
     WHEN CASE
@@ -357,7 +357,7 @@ SELECT DISTINCT
       ELSE TRUE
     END
     THEN {'num$': CAST(CAST(CAST("t2"."x"."num$" AS INT128) // CAST("t4"."x"."num$" AS INT128) AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_23("t2"."x", "t4"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_23("t2"."x", "t4"."x")
   END AS "quot",
   CASE
     WHEN CASE
@@ -373,7 +373,7 @@ SELECT DISTINCT
       ELSE TRUE
     END
     THEN {'num$': CAST(CAST("t2"."x"."num$" % "t4"."x"."num$" AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-    ELSE DL2SQL_WIDE_UDF_24("t2"."x", "t4"."x")
+    ELSE DL2SQL_46414A2A_WIDE_UDF_24("t2"."x", "t4"."x")
   END AS "rem"
 FROM "P" AS "t1"
 JOIN "N" AS "t2"

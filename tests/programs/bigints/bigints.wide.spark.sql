@@ -165,14 +165,14 @@ FROM (
   UNION ALL
   SELECT
     `t1`.`name` AS `a`,
-    DL2SQL_WIDE_UDF_1(`t1`.`u`) AS `u1`,
-    DL2SQL_WIDE_UDF_2(`t1`.`u`) AS `u2`,
-    DL2SQL_WIDE_UDF_3(`t1`.`u`) AS `u3`,
-    DL2SQL_WIDE_UDF_4(`t1`.`s`) AS `s1`,
-    DL2SQL_WIDE_UDF_5(`t1`.`s`) AS `s2`,
-    DL2SQL_WIDE_UDF_6(`t1`.`s`) AS `s3`,
-    DL2SQL_WIDE_UDF_7(`t1`.`s`) AS `s4`,
-    DL2SQL_WIDE_UDF_8(`t1`.`u`, `t1`.`s`) AS `wide`
+    DL2SQL_46414A2A_WIDE_UDF_1(`t1`.`u`) AS `u1`,
+    DL2SQL_46414A2A_WIDE_UDF_2(`t1`.`u`) AS `u2`,
+    DL2SQL_46414A2A_WIDE_UDF_3(`t1`.`u`) AS `u3`,
+    DL2SQL_46414A2A_WIDE_UDF_4(`t1`.`s`) AS `s1`,
+    DL2SQL_46414A2A_WIDE_UDF_5(`t1`.`s`) AS `s2`,
+    DL2SQL_46414A2A_WIDE_UDF_6(`t1`.`s`) AS `s3`,
+    DL2SQL_46414A2A_WIDE_UDF_7(`t1`.`s`) AS `s4`,
+    DL2SQL_46414A2A_WIDE_UDF_8(`t1`.`u`, `t1`.`s`) AS `wide`
   FROM `W` AS `t1`
   WHERE
     NOT (
@@ -293,11 +293,11 @@ FROM (
   UNION ALL
   SELECT
     `t1`.`name` AS `a`,
-    DL2SQL_WIDE_UDF_9(`t1`.`x`) AS `s`,
-    DL2SQL_WIDE_UDF_10(`t1`.`x`) AS `back`,
-    DL2SQL_WIDE_UDF_11(`t1`.`x`) AS `s128`,
-    DL2SQL_WIDE_UDF_12(`t1`.`x`) AS `u128`,
-    DL2SQL_WIDE_UDF_13(`t1`.`x`) AS `d`
+    DL2SQL_46414A2A_WIDE_UDF_9(`t1`.`x`) AS `s`,
+    DL2SQL_46414A2A_WIDE_UDF_10(`t1`.`x`) AS `back`,
+    DL2SQL_46414A2A_WIDE_UDF_11(`t1`.`x`) AS `s128`,
+    DL2SQL_46414A2A_WIDE_UDF_12(`t1`.`x`) AS `u128`,
+    DL2SQL_46414A2A_WIDE_UDF_13(`t1`.`x`) AS `d`
   FROM `N` AS `t1`
   WHERE
     NOT (
@@ -322,9 +322,9 @@ FROM (
 CREATE OR REPLACE TEMPORARY VIEW `Misc` AS
 SELECT DISTINCT
   `t1`.`name` AS `a`,
-  DL2SQL_WIDE_UDF_14(`t1`.`x`) AS `shl`,
-  DL2SQL_WIDE_UDF_15(`t1`.`x`) AS `shr`,
-  DL2SQL_WIDE_UDF_16(`t1`.`x`, CAST(3 AS BIGINT)) AS `cube`,
+  DL2SQL_46414A2A_WIDE_UDF_14(`t1`.`x`) AS `shl`,
+  DL2SQL_46414A2A_WIDE_UDF_15(`t1`.`x`) AS `shr`,
+  DL2SQL_46414A2A_WIDE_UDF_16(`t1`.`x`, CAST(3 AS BIGINT)) AS `cube`,
   LEAST(`t1`.`x`, STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)) AS `lo`,
   GREATEST(`t1`.`x`, STRUCT(CAST(0 AS DECIMAL(38, 0)) AS `num$`, '' AS `big$`)) AS `hi`
 FROM `N` AS `t1`;
@@ -501,7 +501,7 @@ FROM (
   UNION ALL
   SELECT
     `t1`.`name` AS `a`,
-    DL2SQL_WIDE_UDF_17(`t1`.`x`) AS `s`
+    DL2SQL_46414A2A_WIDE_UDF_17(`t1`.`x`) AS `s`
   FROM `N` AS `t1`
   WHERE
     NOT (
@@ -569,7 +569,7 @@ FROM (
     `t2`.`name` AS `b`
   FROM `N` AS `t1`
   JOIN `N` AS `t2`
-    ON `t2`.`x` = DL2SQL_WIDE_UDF_18(`t1`.`x`)
+    ON `t2`.`x` = DL2SQL_46414A2A_WIDE_UDF_18(`t1`.`x`)
   WHERE
     NOT (
       ABS(CAST(`t1`.`x`.`num$` AS DOUBLE)) + CAST(1.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
@@ -700,11 +700,11 @@ FROM (
   SELECT
     `t1`.`name` AS `a`,
     `t3`.`name` AS `b`,
-    DL2SQL_WIDE_UDF_19(`t2`.`x`, `t4`.`x`) AS `sum`,
-    DL2SQL_WIDE_UDF_20(`t2`.`x`, `t4`.`x`) AS `diff`,
-    DL2SQL_WIDE_UDF_21(`t2`.`x`, `t4`.`x`) AS `prod`,
-    DL2SQL_WIDE_UDF_22(`t2`.`x`, `t4`.`x`) AS `quot`,
-    DL2SQL_WIDE_UDF_23(`t2`.`x`, `t4`.`x`) AS `rem`
+    DL2SQL_46414A2A_WIDE_UDF_19(`t2`.`x`, `t4`.`x`) AS `sum`,
+    DL2SQL_46414A2A_WIDE_UDF_20(`t2`.`x`, `t4`.`x`) AS `diff`,
+    DL2SQL_46414A2A_WIDE_UDF_21(`t2`.`x`, `t4`.`x`) AS `prod`,
+    DL2SQL_46414A2A_WIDE_UDF_22(`t2`.`x`, `t4`.`x`) AS `quot`,
+    DL2SQL_46414A2A_WIDE_UDF_23(`t2`.`x`, `t4`.`x`) AS `rem`
   FROM `P` AS `t1`
   JOIN `N` AS `t2`
     ON `t2`.`name` = `t1`.`name`

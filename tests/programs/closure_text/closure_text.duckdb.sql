@@ -47,11 +47,11 @@ FROM "Rescore" AS "t1";
 -- Shown
 CREATE OR REPLACE TEMPORARY VIEW "Shown" AS
 SELECT DISTINCT
-  DL2SQL_UDF_1("t1"."f") AS "text"
+  DL2SQL_41C65D78_UDF_1("t1"."f") AS "text"
 FROM "Rescore" AS "t1"
 UNION
 SELECT DISTINCT
-  'label ' || DL2SQL_UDF_2("t1"."f") || ': ' || 'score "' || CAST(CAST(7 AS BIGINT) AS TEXT) || '"' AS "text"
+  'label ' || DL2SQL_41C65D78_UDF_2("t1"."f") || ': ' || 'score "' || CAST(CAST(7 AS BIGINT) AS TEXT) || '"' AS "text"
 FROM "Labels" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS

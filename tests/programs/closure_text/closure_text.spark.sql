@@ -47,12 +47,12 @@ FROM `Rescore` AS `t1`;
 -- Shown
 CREATE OR REPLACE TEMPORARY VIEW `Shown` AS
 SELECT DISTINCT
-  DL2SQL_UDF_1(`t1`.`f`) AS `text`
+  DL2SQL_41C65D78_UDF_1(`t1`.`f`) AS `text`
 FROM `Rescore` AS `t1`
 UNION
 SELECT DISTINCT
   CONCAT(
-    CONCAT(CONCAT('label ', DL2SQL_UDF_2(`t1`.`f`)), ': '),
+    CONCAT(CONCAT('label ', DL2SQL_41C65D78_UDF_2(`t1`.`f`)), ': '),
     CONCAT(CONCAT('score "', CAST(CAST(7 AS BIGINT) AS STRING)), '"')
   ) AS `text`
 FROM `Labels` AS `t1`;

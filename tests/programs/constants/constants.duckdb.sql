@@ -20,8 +20,8 @@ WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS 
       ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
     ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "big",
     CAST("t1"."wide" * CAST(2 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "wide",
-    DL2SQL_UDF_1("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
-    DL2SQL_UDF_2("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
+    DL2SQL_5FF30C76_UDF_1("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
+    DL2SQL_5FF30C76_UDF_2("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
     {'tag': CAST(1 AS BIGINT), 'Some_x': CAST((
       (
         CAST(CAST((

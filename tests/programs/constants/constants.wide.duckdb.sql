@@ -23,10 +23,10 @@ WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS 
       WHEN ABS(CAST("t1"."wide"."num$" AS DOUBLE)) < CAST(9e+37 AS DOUBLE)
       AND ABS(CAST("t1"."wide"."num$" AS DOUBLE)) * CAST(2.0 AS DOUBLE) < CAST(9e+37 AS DOUBLE)
       THEN {'num$': CAST("t1"."wide"."num$" * CAST(2 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)), 'big$': ''}
-      ELSE DL2SQL_WIDE_UDF_1("t1"."wide")
+      ELSE DL2SQL_5FF30C76_WIDE_UDF_1("t1"."wide")
     END AS "wide",
-    DL2SQL_WIDE_UDF_2("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
-    DL2SQL_WIDE_UDF_3("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
+    DL2SQL_5FF30C76_WIDE_UDF_2("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
+    DL2SQL_5FF30C76_WIDE_UDF_3("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
     {'tag': CAST(1 AS BIGINT), 'Some_x': CAST((
       (
         CAST(CAST((

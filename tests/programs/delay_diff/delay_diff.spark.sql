@@ -40,7 +40,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Balance` AS
 SELECT DISTINCT
   `t1`.`a` AS `account`,
-  DL2SQL_UDF_1(`t1`.`__grouped1`) AS `amount`
+  DL2SQL_34C9C646_UDF_1(`t1`.`__grouped1`) AS `amount`
 FROM `Balance__group1` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS

@@ -37,7 +37,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Total" AS
 SELECT DISTINCT
   "t1"."shop",
-  DL2SQL_UDF_1("t1"."g") AS "total",
+  DL2SQL_86EB6BBA_UDF_1("t1"."g") AS "total",
   CAST(LEN(LIST_SORT(LIST_DISTINCT("t1"."g"."vals"))) AS DECIMAL(38, 0)) AS "distinct_amounts"
 FROM "Total__group1" AS "t1";
 -- ddlog_std::Singleton

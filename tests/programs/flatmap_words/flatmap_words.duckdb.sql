@@ -24,7 +24,7 @@ SELECT DISTINCT
   "t1"."id",
   "t2"."_e" AS "w"
 FROM "Line" AS "t1"
-CROSS JOIN UNNEST(DL2SQL_UDF_1("t1"."text", ' ')) AS "t2"("_e");
+CROSS JOIN UNNEST(DL2SQL_21E9DF70_UDF_1("t1"."text", ' ')) AS "t2"("_e");
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

@@ -28,7 +28,7 @@ SELECT DISTINCT
   `t2`.`_e` AS `w`
 FROM `Line` AS `t1`
 LATERAL VIEW
-EXPLODE(DL2SQL_UDF_1(`t1`.`text`, ' ')) t2 AS `_e`;
+EXPLODE(DL2SQL_21E9DF70_UDF_1(`t1`.`text`, ' ')) t2 AS `_e`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
 SELECT DISTINCT

@@ -13,8 +13,8 @@ CREATE OR REPLACE TEMPORARY VIEW `GivenSize` AS
 SELECT DISTINCT
   `t1`.`k`,
   `t1`.`s`,
-  DL2SQL_UDF_1(`t1`.`s`) AS `n`,
-  DL2SQL_UDF_2(`t1`.`s`) AS `vec`
+  DL2SQL_F52FF7FE_UDF_1(`t1`.`s`) AS `n`,
+  DL2SQL_F52FF7FE_UDF_2(`t1`.`s`) AS `vec`
 FROM `Given` AS `t1`;
 -- Tags__group1_rows
 CREATE OR REPLACE TEMPORARY VIEW `Tags__group1_rows` AS
@@ -37,13 +37,13 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Tags` AS
 SELECT DISTINCT
   `t1`.`id`,
-  DL2SQL_UDF_3(`t1`.`__grouped1`) AS `tags`
+  DL2SQL_F52FF7FE_UDF_3(`t1`.`__grouped1`) AS `tags`
 FROM `Tags__group1` AS `t1`;
 -- Ops
 CREATE OR REPLACE TEMPORARY VIEW `Ops` AS
 SELECT DISTINCT
   'intersection(1,2)' AS `name`,
-  DL2SQL_UDF_4(`t1`.`tags`, `t2`.`tags`) AS `s`
+  DL2SQL_F52FF7FE_UDF_4(`t1`.`tags`, `t2`.`tags`) AS `s`
 FROM `Tags` AS `t1`
 JOIN `Tags` AS `t2`
   ON `t2`.`id` = CAST(2 AS BIGINT)
@@ -52,7 +52,7 @@ WHERE
 UNION
 SELECT DISTINCT
   'difference(1,2)' AS `name`,
-  DL2SQL_UDF_5(`t1`.`tags`, `t2`.`tags`) AS `s`
+  DL2SQL_F52FF7FE_UDF_5(`t1`.`tags`, `t2`.`tags`) AS `s`
 FROM `Tags` AS `t1`
 JOIN `Tags` AS `t2`
   ON `t2`.`id` = CAST(2 AS BIGINT)
@@ -61,21 +61,21 @@ WHERE
 UNION
 SELECT DISTINCT
   'remove_imm(1,red)' AS `name`,
-  DL2SQL_UDF_6(`t1`.`tags`, 'red') AS `s`
+  DL2SQL_F52FF7FE_UDF_6(`t1`.`tags`, 'red') AS `s`
 FROM `Tags` AS `t1`
 WHERE
   `t1`.`id` = CAST(1 AS BIGINT)
 UNION
 SELECT DISTINCT
   'filter(len>3)' AS `name`,
-  DL2SQL_UDF_7(`t1`.`tags`) AS `s`
+  DL2SQL_F52FF7FE_UDF_7(`t1`.`tags`) AS `s`
 FROM `Tags` AS `t1`
 WHERE
   `t1`.`id` = CAST(1 AS BIGINT)
 UNION
 SELECT DISTINCT
   'map(++!)' AS `name`,
-  DL2SQL_UDF_8(`t1`.`tags`) AS `s`
+  DL2SQL_F52FF7FE_UDF_8(`t1`.`tags`) AS `s`
 FROM `Tags` AS `t1`
 WHERE
   `t1`.`id` = CAST(1 AS BIGINT);
@@ -88,16 +88,19 @@ FROM `Tags` AS `t1`;
 -- AllTags__group2
 CREATE OR REPLACE TEMPORARY VIEW `AllTags__group2` AS
 SELECT
-  STRUCT(TRUE AS key, DL2SQL_UDF_9(ARRAY_SORT(COLLECT_LIST(`t1`.`__value`))) AS vals) AS `g`
+  STRUCT(
+    TRUE AS key,
+    DL2SQL_F52FF7FE_UDF_9(ARRAY_SORT(COLLECT_LIST(`t1`.`__value`))) AS vals
+  ) AS `g`
 FROM `AllTags__group2_rows` AS `t1`
 HAVING
   COUNT(*) > 0;
 -- AllTags
 CREATE OR REPLACE TEMPORARY VIEW `AllTags` AS
 SELECT DISTINCT
-  DL2SQL_UDF_10(`t1`.`g`) AS `tags`,
+  DL2SQL_F52FF7FE_UDF_10(`t1`.`g`) AS `tags`,
   ELEMENT_AT(`t1`.`g`.`vals`, 1) AS `smallest`,
-  DL2SQL_UDF_11(`t1`.`g`) AS `sets`
+  DL2SQL_F52FF7FE_UDF_11(`t1`.`g`) AS `sets`
 FROM `AllTags__group2` AS `t1`;
 -- Smaller
 CREATE OR REPLACE TEMPORARY VIEW `Smaller` AS
@@ -106,13 +109,13 @@ SELECT DISTINCT
   `t2`.`id` AS `b`
 FROM `Tags` AS `t1`
 JOIN `Tags` AS `t2`
-  ON DL2SQL_UDF_12(`t1`.`tags`, `t2`.`tags`);
+  ON DL2SQL_F52FF7FE_UDF_12(`t1`.`tags`, `t2`.`tags`);
 -- Joined
 CREATE OR REPLACE TEMPORARY VIEW `Joined` AS
 SELECT DISTINCT
   `t1`.`id`,
-  DL2SQL_UDF_13(`t1`.`tags`) AS `text`,
-  DL2SQL_UDF_14(`t1`.`tags`, CAST(0 AS DECIMAL(38, 0))) AS `first`
+  DL2SQL_F52FF7FE_UDF_13(`t1`.`tags`) AS `text`,
+  DL2SQL_F52FF7FE_UDF_14(`t1`.`tags`, CAST(0 AS DECIMAL(38, 0))) AS `first`
 FROM `Tags` AS `t1`;
 -- TagOf
 CREATE OR REPLACE TEMPORARY VIEW `TagOf` AS

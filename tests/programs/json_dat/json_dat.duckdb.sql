@@ -11,7 +11,7 @@ JOIN "Nested" AS "dl2sql_other"
 -- Objects
 CREATE OR REPLACE TEMPORARY VIEW "Objects" AS
 SELECT DISTINCT
-  DL2SQL_UDF_2(DL2SQL_UDF_1()) AS "json";
+  DL2SQL_5F6ACEBB_UDF_2(DL2SQL_5F6ACEBB_UDF_1()) AS "json";
 -- Before
 CREATE OR REPLACE TEMPORARY VIEW "Before" AS
 SELECT DISTINCT
@@ -19,7 +19,7 @@ SELECT DISTINCT
   "t2"."n" AS "b"
 FROM "Names" AS "t1"
 JOIN "Names" AS "t2"
-  ON DL2SQL_UDF_3("t1"."n", "t2"."n");
+  ON DL2SQL_5F6ACEBB_UDF_3("t1"."n", "t2"."n");
 -- Ordered__group1_rows
 CREATE OR REPLACE TEMPORARY VIEW "Ordered__group1_rows" AS
 SELECT DISTINCT
@@ -29,7 +29,7 @@ FROM "Names" AS "t1";
 -- Ordered__group1
 CREATE OR REPLACE TEMPORARY VIEW "Ordered__group1" AS
 SELECT
-  {'key': TRUE, 'vals': DL2SQL_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
+  {'key': TRUE, 'vals': DL2SQL_5F6ACEBB_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
 FROM "Ordered__group1_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
@@ -37,7 +37,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Ordered" AS
 SELECT DISTINCT
   "t1"."g"."vals" AS "v",
-  DL2SQL_UDF_5("t1"."g") AS "s",
+  DL2SQL_5F6ACEBB_UDF_5("t1"."g") AS "s",
   LIST_EXTRACT("t1"."g"."vals", 1) AS "least"
 FROM "Ordered__group1" AS "t1";
 -- ONested
@@ -49,17 +49,17 @@ FROM "Nested" AS "t1";
 -- Read
 CREATE OR REPLACE TEMPORARY VIEW "Read" AS
 SELECT DISTINCT
-  DL2SQL_UDF_6(
+  DL2SQL_5F6ACEBB_UDF_6(
     '{"name": "r", "items": [{"key": 2, "payload": "b"}, ' || '{"key": 1, "payload": "a"}, {"key": 2, "payload": "c"}]}'
   ) AS "r"
 UNION
 SELECT DISTINCT
-  DL2SQL_UDF_6('{"name": "bad"}') AS "r";
+  DL2SQL_5F6ACEBB_UDF_6('{"name": "bad"}') AS "r";
 -- Written
 CREATE OR REPLACE TEMPORARY VIEW "Written" AS
 SELECT DISTINCT
   "t1"."name",
-  DL2SQL_UDF_2(DL2SQL_UDF_7({'name': "t1"."name", 'items': "t1"."items"})) AS "json"
+  DL2SQL_5F6ACEBB_UDF_2(DL2SQL_5F6ACEBB_UDF_7({'name': "t1"."name", 'items': "t1"."items"})) AS "json"
 FROM "Catalogs" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS

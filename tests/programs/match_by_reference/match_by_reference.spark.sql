@@ -6,13 +6,13 @@ SELECT DISTINCT
 CREATE OR REPLACE TEMPORARY VIEW `Checked` AS
 SELECT DISTINCT
   `t1`.`text`,
-  DL2SQL_UDF_1(`t1`.`text`) AS `r`
+  DL2SQL_912A1F38_UDF_1(`t1`.`text`) AS `r`
 FROM `Raw` AS `t1`;
 -- Parsed
 CREATE OR REPLACE TEMPORARY VIEW `Parsed` AS
 SELECT DISTINCT
-  DL2SQL_UDF_2(`t1`.`text`, ',') AS `texts`,
-  DL2SQL_UDF_3(`t1`.`text`) AS `numbers`
+  DL2SQL_912A1F38_UDF_2(`t1`.`text`, ',') AS `texts`,
+  DL2SQL_912A1F38_UDF_3(`t1`.`text`) AS `numbers`
 FROM `Raw` AS `t1`;
 -- FromGroup__group1_rows
 CREATE OR REPLACE TEMPORARY VIEW `FromGroup__group1_rows` AS
@@ -60,7 +60,7 @@ FROM `In` AS `t1`;
 -- Relabelled
 CREATE OR REPLACE TEMPORARY VIEW `Relabelled` AS
 SELECT DISTINCT
-  DL2SQL_UDF_4(`t1`.`x`, `t1`.`label`) AS `h`
+  DL2SQL_912A1F38_UDF_4(`t1`.`x`, `t1`.`label`) AS `h`
 FROM `In` AS `t1`
 UNION
 SELECT DISTINCT

@@ -2,7 +2,7 @@
 CREATE OR REPLACE TEMPORARY VIEW "Parsed4" AS
 SELECT DISTINCT
   "t1"."_e" AS "text",
-  DL2SQL_UDF_1("t1"."_e") AS "result"
+  DL2SQL_5ADDE5F4_UDF_1("t1"."_e") AS "result"
 FROM (
   SELECT
     1 AS one
@@ -20,7 +20,7 @@ CROSS JOIN UNNEST([
 CREATE OR REPLACE TEMPORARY VIEW "Parsed" AS
 SELECT DISTINCT
   "t1"."_e" AS "text",
-  DL2SQL_UDF_2("t1"."_e") AS "result"
+  DL2SQL_5ADDE5F4_UDF_2("t1"."_e") AS "result"
 FROM (
   SELECT
     1 AS one
@@ -44,13 +44,13 @@ CROSS JOIN UNNEST([
 CREATE OR REPLACE TEMPORARY VIEW "Printed" AS
 SELECT DISTINCT
   "t1"."text",
-  DL2SQL_UDF_3("t1"."text") AS "back"
+  DL2SQL_5ADDE5F4_UDF_3("t1"."text") AS "back"
 FROM "Parsed" AS "t1";
 -- Neighbours
 CREATE OR REPLACE TEMPORARY VIEW "Neighbours" AS
 SELECT DISTINCT
-  DL2SQL_UDF_4("t1"."v6") AS "lo",
-  DL2SQL_UDF_4("t2"."v6") AS "hi"
+  DL2SQL_5ADDE5F4_UDF_4("t1"."v6") AS "lo",
+  DL2SQL_5ADDE5F4_UDF_4("t2"."v6") AS "hi"
 FROM "Host6" AS "t1"
 JOIN "Host6" AS "t2"
   ON "t1"."v6" < "t2"."v6";
@@ -76,13 +76,13 @@ FROM "Lowest__group1" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "Shown" AS
 SELECT DISTINCT
   {'tag': CAST(0 AS BIGINT), 'IpAddrV4_addr4': "t1"."v4", 'IpAddrV6_addr6': '00000000000000000000000000000000'} AS "addr",
-  DL2SQL_UDF_5("t1"."v4") AS "text",
-  DL2SQL_UDF_6("t1"."v4") AS "private"
+  DL2SQL_5ADDE5F4_UDF_5("t1"."v4") AS "text",
+  DL2SQL_5ADDE5F4_UDF_6("t1"."v4") AS "private"
 FROM "Host" AS "t1"
 UNION
 SELECT DISTINCT
   {'tag': CAST(1 AS BIGINT), 'IpAddrV4_addr4': CAST(0 AS BIGINT), 'IpAddrV6_addr6': "t1"."v6"} AS "addr",
-  DL2SQL_UDF_4("t1"."v6") AS "text",
+  DL2SQL_5ADDE5F4_UDF_4("t1"."v6") AS "text",
   FALSE AS "private"
 FROM "Host6" AS "t1";
 -- ddlog_std::Singleton

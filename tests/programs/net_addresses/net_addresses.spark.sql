@@ -2,7 +2,7 @@
 CREATE OR REPLACE TEMPORARY VIEW `Parsed4` AS
 SELECT DISTINCT
   `t1`.`_e` AS `text`,
-  DL2SQL_UDF_1(`t1`.`_e`) AS `result`
+  DL2SQL_5ADDE5F4_UDF_1(`t1`.`_e`) AS `result`
 FROM (
   SELECT
     1 AS one
@@ -15,7 +15,7 @@ EXPLODE(
 CREATE OR REPLACE TEMPORARY VIEW `Parsed` AS
 SELECT DISTINCT
   `t1`.`_e` AS `text`,
-  DL2SQL_UDF_2(`t1`.`_e`) AS `result`
+  DL2SQL_5ADDE5F4_UDF_2(`t1`.`_e`) AS `result`
 FROM (
   SELECT
     1 AS one
@@ -42,13 +42,13 @@ EXPLODE(
 CREATE OR REPLACE TEMPORARY VIEW `Printed` AS
 SELECT DISTINCT
   `t1`.`text`,
-  DL2SQL_UDF_3(`t1`.`text`) AS `back`
+  DL2SQL_5ADDE5F4_UDF_3(`t1`.`text`) AS `back`
 FROM `Parsed` AS `t1`;
 -- Neighbours
 CREATE OR REPLACE TEMPORARY VIEW `Neighbours` AS
 SELECT DISTINCT
-  DL2SQL_UDF_4(`t1`.`v6`) AS `lo`,
-  DL2SQL_UDF_4(`t2`.`v6`) AS `hi`
+  DL2SQL_5ADDE5F4_UDF_4(`t1`.`v6`) AS `lo`,
+  DL2SQL_5ADDE5F4_UDF_4(`t2`.`v6`) AS `hi`
 FROM `Host6` AS `t1`
 JOIN `Host6` AS `t2`
   ON `t1`.`v6` < `t2`.`v6`;
@@ -78,8 +78,8 @@ SELECT DISTINCT
     `t1`.`v4` AS IpAddrV4_addr4,
     '00000000000000000000000000000000' AS IpAddrV6_addr6
   ) AS `addr`,
-  DL2SQL_UDF_5(`t1`.`v4`) AS `text`,
-  DL2SQL_UDF_6(`t1`.`v4`) AS `private`
+  DL2SQL_5ADDE5F4_UDF_5(`t1`.`v4`) AS `text`,
+  DL2SQL_5ADDE5F4_UDF_6(`t1`.`v4`) AS `private`
 FROM `Host` AS `t1`
 UNION
 SELECT DISTINCT
@@ -88,7 +88,7 @@ SELECT DISTINCT
     CAST(0 AS BIGINT) AS IpAddrV4_addr4,
     `t1`.`v6` AS IpAddrV6_addr6
   ) AS `addr`,
-  DL2SQL_UDF_4(`t1`.`v6`) AS `text`,
+  DL2SQL_5ADDE5F4_UDF_4(`t1`.`v6`) AS `text`,
   FALSE AS `private`
 FROM `Host6` AS `t1`;
 -- ddlog_std::Singleton

@@ -245,7 +245,7 @@ WHERE
   UNION
   SELECT DISTINCT
     `t1`.`p` AS `node`,
-    DL2SQL_UDF_1(`t1`.`__grouped1`) AS `tags`
+    DL2SQL_79ECAF0B_UDF_1(`t1`.`__grouped1`) AS `tags`
   FROM `Span__group2` AS `t1`;
   -- Span: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Span__changed` AS
@@ -278,7 +278,7 @@ WHERE
 CREATE OR REPLACE TEMPORARY VIEW `SpanSize` AS
 SELECT DISTINCT
   `t1`.`node`,
-  DL2SQL_UDF_2(`t1`.`tags`) AS `n`
+  DL2SQL_79ECAF0B_UDF_2(`t1`.`tags`) AS `n`
 FROM `Span` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS

@@ -1,7 +1,7 @@
 -- Even
 CREATE OR REPLACE TEMPORARY VIEW "Even" AS
 SELECT DISTINCT
-  DL2SQL_UDF_1(
+  DL2SQL_EEA28B92_UDF_1(
     [
       CAST(1 AS BIGINT),
       CAST(4 AS BIGINT),
@@ -33,16 +33,16 @@ CREATE OR REPLACE TEMPORARY VIEW "Trees" AS
 WITH RECURSIVE "Trees__delta"("set", "tree") AS (
   SELECT DISTINCT
     "t1"."set",
-    DL2SQL_UDF_2("t1"."x") AS "tree"
+    DL2SQL_EEA28B92_UDF_2("t1"."x") AS "tree"
   FROM "Item" AS "t1"
   UNION
   SELECT DISTINCT
     "t1"."set",
-    DL2SQL_UDF_3("t1"."tree", "t2"."x") AS "tree"
+    DL2SQL_EEA28B92_UDF_3("t1"."tree", "t2"."x") AS "tree"
   FROM "Trees__delta" AS "t1"
   JOIN "Item" AS "t2"
     ON "t2"."set" = "t1"."set"
-    AND DL2SQL_UDF_4("t1"."tree", "t2"."x") <= CAST(3 AS BIGINT)
+    AND DL2SQL_EEA28B92_UDF_4("t1"."tree", "t2"."x") <= CAST(3 AS BIGINT)
 )
 SELECT
   *
@@ -51,11 +51,11 @@ FROM "Trees__delta";
 CREATE OR REPLACE TEMPORARY VIEW "Sorted" AS
 SELECT DISTINCT
   "t1"."set",
-  DL2SQL_UDF_5("t1"."tree") AS "items",
-  DL2SQL_UDF_6("t1"."tree") AS "depth"
+  DL2SQL_EEA28B92_UDF_5("t1"."tree") AS "items",
+  DL2SQL_EEA28B92_UDF_6("t1"."tree") AS "depth"
 FROM "Trees" AS "t1"
 WHERE
-  CAST(LEN(DL2SQL_UDF_5("t1"."tree")) AS DECIMAL(38, 0)) = CAST(3 AS DECIMAL(38, 0));
+  CAST(LEN(DL2SQL_EEA28B92_UDF_5("t1"."tree")) AS DECIMAL(38, 0)) = CAST(3 AS DECIMAL(38, 0));
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS
 SELECT DISTINCT

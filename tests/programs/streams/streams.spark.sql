@@ -19,7 +19,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW `Total` AS
 SELECT
   `t1`.`z` AS `zip`,
-  DL2SQL_UDF_1(`t1`.`__grouped1`) AS `total`
+  DL2SQL_308CE1BD_UDF_1(`t1`.`__grouped1`) AS `total`
 FROM `Total__group1` AS `t1`;
 -- ParcelCity
 CREATE OR REPLACE TEMPORARY VIEW `ParcelCity` AS

@@ -29,7 +29,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Info` AS
 SELECT DISTINCT
   `t1`.`s`,
   OCTET_LENGTH(`t1`.`s`) AS `bytes`,
-  DL2SQL_UDF_1(`t1`.`s`, CAST(0 AS DECIMAL(38, 0)), CAST(2 AS DECIMAL(38, 0))) AS `first2`,
+  DL2SQL_03407EC9_UDF_1(`t1`.`s`, CAST(0 AS DECIMAL(38, 0)), CAST(2 AS DECIMAL(38, 0))) AS `first2`,
   CONCAT(
     CONCAT(
       CONCAT(CONCAT(CONCAT('«', `t1`.`s`), '» has '), CAST(OCTET_LENGTH(`t1`.`s`) AS STRING)),
@@ -37,7 +37,7 @@ SELECT DISTINCT
     ),
     CAST(`t1`.`s` = '' AS STRING)
   ) AS `shout`,
-  CAST(SIZE(DL2SQL_UDF_2(`t1`.`s`, ',')) AS DECIMAL(38, 0)) AS `parts`
+  CAST(SIZE(DL2SQL_03407EC9_UDF_2(`t1`.`s`, ',')) AS DECIMAL(38, 0)) AS `parts`
 FROM `S` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS

@@ -2,7 +2,7 @@
 CREATE OR REPLACE TEMPORARY VIEW `Zoned` AS
 SELECT DISTINCT
   `t1`.`_e` AS `text`,
-  DL2SQL_UDF_1(`t1`.`_e`) AS `result`
+  DL2SQL_7973E42D_UDF_1(`t1`.`_e`) AS `result`
 FROM (
   SELECT
     1 AS one
@@ -19,7 +19,7 @@ EXPLODE(
 UNION
 SELECT DISTINCT
   `t1`.`_e` AS `text`,
-  DL2SQL_UDF_2(`t1`.`_e`) AS `result`
+  DL2SQL_7973E42D_UDF_2(`t1`.`_e`) AS `result`
 FROM (
   SELECT
     1 AS one
@@ -35,7 +35,7 @@ EXPLODE(
 UNION
 SELECT DISTINCT
   `t1`.`_e` AS `text`,
-  DL2SQL_UDF_3(`t1`.`_e`, '%Y-%m-%d %H:%M %z') AS `result`
+  DL2SQL_7973E42D_UDF_3(`t1`.`_e`, '%Y-%m-%d %H:%M %z') AS `result`
 FROM (
   SELECT
     1 AS one
@@ -46,38 +46,40 @@ EXPLODE(ARRAY('2021-03-07 07:08 +0100', '2021-03-07 07:08 -01:30', '2021-03-07 0
 CREATE OR REPLACE TEMPORARY VIEW `Dates` AS
 SELECT DISTINCT
   'ymd 2020-02-29' AS `what`,
-  DL2SQL_UDF_4(CAST(2020 AS BIGINT), CAST(2 AS BIGINT), CAST(29 AS BIGINT)) AS `date`
+  DL2SQL_7973E42D_UDF_4(CAST(2020 AS BIGINT), CAST(2 AS BIGINT), CAST(29 AS BIGINT)) AS `date`
 UNION
 SELECT DISTINCT
   'ymd 2021-02-29' AS `what`,
-  DL2SQL_UDF_4(CAST(2021 AS BIGINT), CAST(2 AS BIGINT), CAST(29 AS BIGINT)) AS `date`
+  DL2SQL_7973E42D_UDF_4(CAST(2021 AS BIGINT), CAST(2 AS BIGINT), CAST(29 AS BIGINT)) AS `date`
 UNION
 SELECT DISTINCT
   'ymd -44-03-15' AS `what`,
-  DL2SQL_UDF_4(CAST(-44 AS BIGINT), CAST(3 AS BIGINT), CAST(15 AS BIGINT)) AS `date`
+  DL2SQL_7973E42D_UDF_4(CAST(-44 AS BIGINT), CAST(3 AS BIGINT), CAST(15 AS BIGINT)) AS `date`
 UNION
 SELECT DISTINCT
   'ymd 12345-01-01' AS `what`,
-  DL2SQL_UDF_4(CAST(12345 AS BIGINT), CAST(1 AS BIGINT), CAST(1 AS BIGINT)) AS `date`
+  DL2SQL_7973E42D_UDF_4(CAST(12345 AS BIGINT), CAST(1 AS BIGINT), CAST(1 AS BIGINT)) AS `date`
 UNION
 SELECT DISTINCT
   'iso 2020 week 53 Sunday' AS `what`,
-  DL2SQL_UDF_5(CAST(2020 AS BIGINT), CAST(53 AS BIGINT), STRUCT(CAST(6 AS BIGINT) AS tag)) AS `date`
+  DL2SQL_7973E42D_UDF_5(CAST(2020 AS BIGINT), CAST(53 AS BIGINT), STRUCT(CAST(6 AS BIGINT) AS tag)) AS `date`
 UNION
 SELECT DISTINCT
   'iso 2021 week 53 Monday' AS `what`,
-  DL2SQL_UDF_5(CAST(2021 AS BIGINT), CAST(53 AS BIGINT), STRUCT(CAST(0 AS BIGINT) AS tag)) AS `date`
+  DL2SQL_7973E42D_UDF_5(CAST(2021 AS BIGINT), CAST(53 AS BIGINT), STRUCT(CAST(0 AS BIGINT) AS tag)) AS `date`
 UNION
 SELECT DISTINCT
   'yo 2020 366' AS `what`,
-  DL2SQL_UDF_6(CAST(2020 AS BIGINT), CAST(366 AS BIGINT)) AS `date`
+  DL2SQL_7973E42D_UDF_6(CAST(2020 AS BIGINT), CAST(366 AS BIGINT)) AS `date`
 UNION
 SELECT DISTINCT
   'next of 1999-12-31' AS `what`,
   STRUCT(
     CAST(0 AS BIGINT) AS tag,
-    DL2SQL_UDF_8(
-      DL2SQL_UDF_7(DL2SQL_UDF_4(CAST(1999 AS BIGINT), CAST(12 AS BIGINT), CAST(31 AS BIGINT)))
+    DL2SQL_7973E42D_UDF_8(
+      DL2SQL_7973E42D_UDF_7(
+        DL2SQL_7973E42D_UDF_4(CAST(1999 AS BIGINT), CAST(12 AS BIGINT), CAST(31 AS BIGINT))
+      )
     ) AS Ok_res,
     '' AS Err_err
   ) AS `date`
@@ -86,7 +88,7 @@ SELECT DISTINCT
   'julian 2459281' AS `what`,
   STRUCT(
     CAST(0 AS BIGINT) AS tag,
-    DL2SQL_UDF_9(CAST(2459281 AS BIGINT)) AS Ok_res,
+    DL2SQL_7973E42D_UDF_9(CAST(2459281 AS BIGINT)) AS Ok_res,
     '' AS Err_err
   ) AS `date`;
 -- Parsed
@@ -94,7 +96,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Parsed` AS
 SELECT DISTINCT
   `t1`.`_e`.`_0` AS `text`,
   `t1`.`_e`.`_1` AS `format`,
-  DL2SQL_UDF_10(`t1`.`_e`.`_0`, `t1`.`_e`.`_1`) AS `result`
+  DL2SQL_7973E42D_UDF_10(`t1`.`_e`.`_0`, `t1`.`_e`.`_1`) AS `result`
 FROM (
   SELECT
     1 AS one
@@ -120,25 +122,31 @@ EXPLODE(
 CREATE OR REPLACE TEMPORARY VIEW `Local` AS
 SELECT DISTINCT
   `t1`.`at`,
-  DL2SQL_UDF_11(`t1`.`at`) AS `utc`,
+  DL2SQL_7973E42D_UDF_11(`t1`.`at`) AS `utc`,
   CONCAT(
-    CONCAT(CONCAT(CONCAT(DL2SQL_UDF_12(`t1`.`at`), ' / '), DL2SQL_UDF_13(`t1`.`at`)), ' / '),
-    DL2SQL_UDF_15(DL2SQL_UDF_14(`t1`.`at`))
+    CONCAT(
+      CONCAT(
+        CONCAT(DL2SQL_7973E42D_UDF_12(`t1`.`at`), ' / '),
+        DL2SQL_7973E42D_UDF_13(`t1`.`at`)
+      ),
+      ' / '
+    ),
+    DL2SQL_7973E42D_UDF_15(DL2SQL_7973E42D_UDF_14(`t1`.`at`))
   ) AS `shown`
 FROM `Stamp` AS `t1`;
 -- Weekdays
 CREATE OR REPLACE TEMPORARY VIEW `Weekdays` AS
 SELECT DISTINCT
   `t1`.`day` AS `date`,
-  DL2SQL_UDF_16(`t1`.`day`) AS `weekday`,
-  DL2SQL_UDF_17(`t1`.`day`) AS `week`,
-  DL2SQL_UDF_18(`t1`.`day`) AS `ordinal`
+  DL2SQL_7973E42D_UDF_16(`t1`.`day`) AS `weekday`,
+  DL2SQL_7973E42D_UDF_17(`t1`.`day`) AS `week`,
+  DL2SQL_7973E42D_UDF_18(`t1`.`day`) AS `ordinal`
 FROM `Meeting` AS `t1`;
 -- Formatted
 CREATE OR REPLACE TEMPORARY VIEW `Formatted` AS
 SELECT DISTINCT
   `t2`.`_e` AS `what`,
-  DL2SQL_UDF_19(`t1`.`day`, `t1`.`start`, `t2`.`_e`) AS `text`
+  DL2SQL_7973E42D_UDF_19(`t1`.`day`, `t1`.`start`, `t2`.`_e`) AS `text`
 FROM `Meeting` AS `t1`
 LATERAL VIEW
 EXPLODE(
@@ -190,7 +198,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Starts` AS
 SELECT DISTINCT
   `t1`.`name`,
   STRUCT(`t1`.`day` AS date, `t1`.`start` AS time) AS `when`,
-  DL2SQL_UDF_20(STRUCT(`t1`.`day` AS date, `t1`.`start` AS time)) AS `text`
+  DL2SQL_7973E42D_UDF_20(STRUCT(`t1`.`day` AS date, `t1`.`start` AS time)) AS `text`
 FROM `Meeting` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS

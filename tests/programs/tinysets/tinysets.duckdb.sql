@@ -1,8 +1,8 @@
 -- Built
 CREATE OR REPLACE TEMPORARY VIEW "Built" AS
 SELECT DISTINCT
-  DL2SQL_UDF_1() AS "s",
-  DL2SQL_UDF_2(DL2SQL_UDF_1(), CAST(7 AS BIGINT)) AS "has7";
+  DL2SQL_D74B39F7_UDF_1() AS "s",
+  DL2SQL_D74B39F7_UDF_2(DL2SQL_D74B39F7_UDF_1(), CAST(7 AS BIGINT)) AS "has7";
 -- Groups__group1_rows
 CREATE OR REPLACE TEMPORARY VIEW "Groups__group1_rows" AS
 SELECT DISTINCT
@@ -24,7 +24,7 @@ HAVING
 CREATE OR REPLACE TEMPORARY VIEW "Groups" AS
 SELECT DISTINCT
   "t1"."g" AS "group",
-  DL2SQL_UDF_3("t1"."__grouped1") AS "members"
+  DL2SQL_D74B39F7_UDF_3("t1"."__grouped1") AS "members"
 FROM "Groups__group1" AS "t1";
 -- Overall__group2_rows
 CREATE OR REPLACE TEMPORARY VIEW "Overall__group2_rows" AS
@@ -35,14 +35,14 @@ FROM "Groups" AS "t1";
 -- Overall__group2
 CREATE OR REPLACE TEMPORARY VIEW "Overall__group2" AS
 SELECT
-  {'key': TRUE, 'vals': DL2SQL_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
+  {'key': TRUE, 'vals': DL2SQL_D74B39F7_UDF_4(LIST_SORT(LIST("t1"."__value")))} AS "g"
 FROM "Overall__group2_rows" AS "t1"
 HAVING
   COUNT(*) > 0;
 -- Overall
 CREATE OR REPLACE TEMPORARY VIEW "Overall" AS
 SELECT DISTINCT
-  DL2SQL_UDF_5("t1"."g") AS "all",
+  DL2SQL_D74B39F7_UDF_5("t1"."g") AS "all",
   LIST_EXTRACT("t1"."g"."vals", 1) AS "smallest"
 FROM "Overall__group2" AS "t1";
 -- Pairs
@@ -50,9 +50,9 @@ CREATE OR REPLACE TEMPORARY VIEW "Pairs" AS
 SELECT DISTINCT
   "t1"."group" AS "a",
   "t2"."group" AS "b",
-  DL2SQL_UDF_6("t1"."members", "t2"."members") AS "both",
-  DL2SQL_UDF_7("t1"."members", "t2"."members") AS "only_a",
-  DL2SQL_UDF_8("t1"."members", "t2"."members") AS "either"
+  DL2SQL_D74B39F7_UDF_6("t1"."members", "t2"."members") AS "both",
+  DL2SQL_D74B39F7_UDF_7("t1"."members", "t2"."members") AS "only_a",
+  DL2SQL_D74B39F7_UDF_8("t1"."members", "t2"."members") AS "either"
 FROM "Groups" AS "t1"
 JOIN "Groups" AS "t2"
   ON "t1"."group" < "t2"."group";
@@ -63,14 +63,14 @@ SELECT DISTINCT
   "t2"."group" AS "b"
 FROM "Groups" AS "t1"
 JOIN "Groups" AS "t2"
-  ON DL2SQL_UDF_9("t1"."members", "t2"."members");
+  ON DL2SQL_D74B39F7_UDF_9("t1"."members", "t2"."members");
 -- Summary
 CREATE OR REPLACE TEMPORARY VIEW "Summary" AS
 SELECT DISTINCT
   "t1"."group",
-  DL2SQL_UDF_10("t1"."members") AS "size",
-  DL2SQL_UDF_11("t1"."members") AS "total",
-  DL2SQL_UDF_12("t1"."members", CAST(1 AS DECIMAL(38, 0))) AS "second"
+  DL2SQL_D74B39F7_UDF_10("t1"."members") AS "size",
+  DL2SQL_D74B39F7_UDF_11("t1"."members") AS "total",
+  DL2SQL_D74B39F7_UDF_12("t1"."members", CAST(1 AS DECIMAL(38, 0))) AS "second"
 FROM "Groups" AS "t1";
 -- Spread
 CREATE OR REPLACE TEMPORARY VIEW "Spread" AS

@@ -19,20 +19,20 @@ CREATE OR REPLACE TEMPORARY VIEW `Str` AS
 SELECT DISTINCT
   `t1`.`w`,
   OCTET_LENGTH(`t1`.`w`) AS `bytes`,
-  DL2SQL_UDF_1(`t1`.`w`, CAST(0 AS DECIMAL(38, 0)), CAST(3 AS DECIMAL(38, 0))) AS `head`,
-  DL2SQL_UDF_2(`t1`.`w`) AS `trimmed`,
-  DL2SQL_UDF_3(`t1`.`w`) AS `upper`,
-  DL2SQL_UDF_4(OCTET_LENGTH(`t1`.`w`)) AS `hx`,
-  DL2SQL_UDF_5(DL2SQL_UDF_2(`t1`.`w`)) AS `parsed`,
-  DL2SQL_UDF_6(`t1`.`w`, CAST(2 AS BIGINT)) AS `sc`
+  DL2SQL_B857E0C0_UDF_1(`t1`.`w`, CAST(0 AS DECIMAL(38, 0)), CAST(3 AS DECIMAL(38, 0))) AS `head`,
+  DL2SQL_B857E0C0_UDF_2(`t1`.`w`) AS `trimmed`,
+  DL2SQL_B857E0C0_UDF_3(`t1`.`w`) AS `upper`,
+  DL2SQL_B857E0C0_UDF_4(OCTET_LENGTH(`t1`.`w`)) AS `hx`,
+  DL2SQL_B857E0C0_UDF_5(DL2SQL_B857E0C0_UDF_2(`t1`.`w`)) AS `parsed`,
+  DL2SQL_B857E0C0_UDF_6(`t1`.`w`, CAST(2 AS BIGINT)) AS `sc`
 FROM `Word` AS `t1`;
 -- G
 CREATE OR REPLACE TEMPORARY VIEW `G` AS
 SELECT DISTINCT
   `t1`.`a`,
   `t1`.`b`,
-  DL2SQL_UDF_7(`t1`.`a`, `t1`.`b`) AS `g`,
-  DL2SQL_UDF_8(`t1`.`a`) AS `steps`
+  DL2SQL_B857E0C0_UDF_7(`t1`.`a`, `t1`.`b`) AS `g`,
+  DL2SQL_B857E0C0_UDF_8(`t1`.`a`) AS `steps`
 FROM `Pair` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS

@@ -52,10 +52,10 @@ CREATE OR REPLACE TEMPORARY VIEW `Bits` AS
 SELECT DISTINCT
   `t1`.`x`,
   `t1`.`y`,
-  DL2SQL_UDF_1(`t1`.`x`, `t1`.`y`) AS `both`,
-  DL2SQL_UDF_2(`t1`.`x`, `t1`.`y`) AS `either`,
-  DL2SQL_UDF_3(`t1`.`x`, `t1`.`y`) AS `differ`,
-  DL2SQL_UDF_4(`t1`.`x`) AS `flipped`
+  DL2SQL_D56B8C09_UDF_1(`t1`.`x`, `t1`.`y`) AS `both`,
+  DL2SQL_D56B8C09_UDF_2(`t1`.`x`, `t1`.`y`) AS `either`,
+  DL2SQL_D56B8C09_UDF_3(`t1`.`x`, `t1`.`y`) AS `differ`,
+  DL2SQL_D56B8C09_UDF_4(`t1`.`x`) AS `flipped`
 FROM `Wide` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS
