@@ -98,3 +98,15 @@ def test_the_update_plan_shows_the_closure_and_its_branches(capsys) -> None:
     assert "stratum Path: closure (when Edge changed)" in out
     assert "the closure's search on the driver" in out and "or, recomputed:" in out
     assert "recompute instead when" in out and "patched in place" in out
+
+
+def test_the_update_plan_names_the_tables_a_transaction_loads(capsys) -> None:
+    """A keyed input's updates load into tables of their own names (``User__upsert``),
+    which the plan names as they are."""
+    path = ROOT / "tests" / "programs" / "primary_key" / "primary_key.dl"
+    program = compile_file(str(path))
+    changes = program.update_for("duckdb").changes["User"]
+    assert main(["compile", str(path), "--emit", "update", "--dialect", "duckdb"]) == 0
+    out = capsys.readouterr().out
+    assert f"insert_or_update in {changes['insert_or_update'].name}" in out
+    assert "User__insert_or_update" not in out

@@ -15,18 +15,18 @@ from dl2sql.compiler.emit import _plan_lines
 from dl2sql.incremental.bag_nodes import BagPatch, Replace
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver, Lookup,
                                       OverDeletion, VariantsOnDriver)
-from dl2sql.plan.build import table_name
+from dl2sql.engines import ENGINES
 from dl2sql.plan.nodes import Choose, Loop, Patch
 
 
-def emit_update(program, dialect: str, internal: bool = False) -> str:
+def emit_update(program, dialect: str) -> str:
     """The update plan of ``program`` on the engine of ``dialect``, as text."""
-    engine = "spark" if dialect == "spark" else "duckdb"
+    engine = next(name for name, e in ENGINES.items() if e.dialect == dialect)
     plan = program.update_for(engine)
     lines = [f"-- the update plan on {engine}: what one transaction runs"]
-    for rel, tables in plan.changes.items():  # inserted, deleted (and keyed updates)
-        names = ", ".join(table_name(rel, _name(t)) for t in tables)
-        lines.append(f"changes of {rel}: the transaction's rows in {names}")
+    for rel, tables in plan.changes.items():  # kind (insert, delete, ...) -> its table
+        names = ", ".join(f"{kind} in {t.name}" for kind, t in tables.items())
+        lines.append(f"changes of {rel}: the transaction's rows, {names}")
     for rel, lookup in plan.lookups.items():
         lines.append(f"before a transaction, {rel}'s stored rows of the changed keys:")
         _statements((lookup.found,), dialect, lines, 1)
@@ -84,9 +84,9 @@ def _statements(stmts, dialect: str, lines: list[str], depth: int) -> None:
         elif isinstance(s, Lookup):
             _statements((s.found,), dialect, lines, depth)
         elif isinstance(s, Patch):
-            parts = [f"+ {s.plus.name}" if s.plus else "", f"- {s.minus.name}" if s.minus
-                     else ""]
-            lines.append(f"{pad}{s.target.name} patched in place: {' '.join(p for p in parts if p)}")
+            parts = ([f"+ {s.plus.name}"] if s.plus else []) + \
+                ([f"- {s.minus.name}"] if s.minus else [])
+            lines.append(f"{pad}{s.target.name} patched in place: {' '.join(parts)}")
         elif isinstance(s, BagPatch):
             lines.append(f"{pad}{s.target.name} patched in place, copy by copy: "
                          f"+ {s.plus.name} - {s.minus.name}")
@@ -107,7 +107,3 @@ def _statements(stmts, dialect: str, lines: list[str], depth: int) -> None:
             _plan_lines((s,), dialect, False, lines, depth)
             if len(lines) == before:  # a statement kind the plan printer does not know
                 lines.append(f"{pad}{type(s).__name__}")
-
-
-def _name(table) -> str:
-    return getattr(table, "name", table)

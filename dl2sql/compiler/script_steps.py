@@ -111,7 +111,7 @@ def _sql_steps(steps, depth: int, lines: list[str]) -> None:
         elif isinstance(s, Note):
             lines.append(f"{pad}-- {s.text}")
         elif isinstance(s, CountRows):
-            lines.append(f"{pad}SET {s.var} = {s.var} + (SELECT COUNT(*) FROM {s.table});")
+            lines.append(f"{pad}SET {s.var} = {s.var} + {_count(s.table)};")
         elif isinstance(s, Repeat):
             lines += [f"{pad}SET {s.var} = 1;", f"{pad}WHILE {s.var} > 0 DO",
                       f"{pad}  SET {s.var} = 0;"]
@@ -120,17 +120,31 @@ def _sql_steps(steps, depth: int, lines: list[str]) -> None:
         elif isinstance(s, FailIfRows):
             # an IF of the script: a query that reads raise_error's rows without using
             # their column (a COUNT of them) has the call pruned away, and never fails
-            lines += [f"{pad}IF (SELECT COUNT(*) FROM {s.table}) > 0 THEN",
-                      f"{pad}  SELECT RAISE_ERROR({_sql_string(s.message)});",
-                      f"{pad}END IF;"]
+            lines += [f"{pad}IF {_count(s.table)} > 0 THEN",
+                      f"{pad}  {_raise(s.message)};", f"{pad}END IF;"]
         elif isinstance(s, Fail):
-            lines.append(f"{pad}SELECT RAISE_ERROR({_sql_string(s.message)});")
+            lines.append(f"{pad}{_raise(s.message)};")
         else:
             raise TypeError(f"not a script step: {s!r}")
 
 
-def _sql_string(text: str) -> str:
-    return exp.Literal.string(text).sql(dialect="spark")
+# the queries inside the scripting statements (which sqlglot does not model)
+def _count(table: str) -> str:
+    """``(SELECT COUNT(*) FROM table)``, a scalar subquery."""
+    return exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
+        exp.to_table(table, dialect="spark"))).sql(dialect="spark")
+
+
+def _raise(message: str) -> str:
+    """``SELECT RAISE_ERROR('message')``: a statement that fails the script."""
+    return exp.select(exp.func("raise_error", exp.Literal.string(message))).sql(
+        dialect="spark")
+
+
+def _first_row(table: str) -> str:
+    """``SELECT 1 FROM table LIMIT 1``: whether the table has a row."""
+    return exp.select("1").from_(exp.to_table(table, dialect="spark")).limit(1).sql(
+        dialect="spark")
 
 
 # -- PySpark -----------------------------------------------------------------------------
@@ -152,8 +166,8 @@ def pyspark_script(script: Script) -> str:
               '    """Evaluate the program in ``spark``: see the top of this file."""',
               "    def sql(text):",
               "        return spark.sql(text).collect()", "",
-              "    def has_rows(table):",
-              '        return bool(sql(f"SELECT 1 FROM {table} LIMIT 1"))', ""]
+              "    def has_rows(first_row):",
+              "        return bool(sql(first_row))", ""]
     _python_steps(script.steps, 1, lines)
     main = ["", "", 'if __name__ == "__main__":',
             "    session = SparkSession.builder.getOrCreate()"]
@@ -171,13 +185,13 @@ def _python_steps(steps, depth: int, lines: list[str]) -> None:
         elif isinstance(s, Note):
             lines.append(f"{pad}# {s.text}")
         elif isinstance(s, CountRows):
-            lines.append(f"{pad}{s.var} = {s.var} or has_rows({s.table!r})")
+            lines.append(f"{pad}{s.var} = {s.var} or has_rows({_first_row(s.table)!r})")
         elif isinstance(s, Repeat):
             lines += [f"{pad}{s.var} = True", f"{pad}while {s.var}:",
                       f"{pad}    {s.var} = False"]
             _python_steps(s.body, depth + 1, lines)
         elif isinstance(s, FailIfRows):
-            lines += [f"{pad}if has_rows({s.table!r}):",
+            lines += [f"{pad}if has_rows({_first_row(s.table)!r}):",
                       f"{pad}    raise RuntimeError({s.message!r})"]
         elif isinstance(s, Fail):
             lines.append(f"{pad}raise RuntimeError({s.message!r})")

@@ -24,7 +24,6 @@ user transformer (Python on DataFrames) is a compile-time error.
 """
 from __future__ import annotations
 
-
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -251,12 +250,13 @@ class _Writer:
             # sorted: a constant computed into a set would print in a different order each time
             query = inline_query(s.target, spark_rows(s.target, sorted(s.rows, key=repr)))
         if query is None:
-            info = self.p.relations.get(s.target.relation)
+            decl = self.p.symbols.relation_decls.get(s.target.relation) \
+                if self.p.symbols is not None else None
             raise CompileError([Diagnostic("error", f"the rows of `{s.target.relation}`, "
                                                     f"computed when the program was planned, "
                                                     f"have values that Spark SQL has no "
                                                     f"literals for",
-                                           getattr(info, "span", None) or NO_SPAN)])
+                                           decl.span if decl is not None else NO_SPAN)])
         self.create(s.target.name, query, literal=True)
 
     def loop(self, loop: Loop) -> None:
