@@ -78,6 +78,9 @@ class Program:
         # caller no longer reaches goes with its tables (reliable checkpoint files stay
         # until the end of the process, see dl2sql.runner.spark_checkpoints)
         self._runners = weakref.WeakSet()
+        # what frees the tables a run left on a DuckDB connection of the caller's (its
+        # outputs stay readable until close(), also once its runner is gone)
+        self._releases: list = []
         # (runner, inputs key, output frames, inputs) of the last run on Spark, while open
         self._last_run = None
 
@@ -160,6 +163,8 @@ class Program:
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))
         self._runners.add(runner)
+        if getattr(runner, "release", None) is not None:
+            self._releases.append(runner.release)
         self._last_run = None
         # partitions=0: loop tables are not kept partitioned (the plan carries no keys)
         loops = (limits.counted_policy(dataclasses.replace(get_engine(engine).loops,
@@ -205,6 +210,8 @@ class Program:
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))
         self._runners.add(runner)
+        if getattr(runner, "release", None) is not None:
+            self._releases.append(runner.release)
         folder = (current(state, getattr(runner, "spark", None), runner.engine)
                   if state is not None else None)
         if folder is None:
@@ -225,6 +232,9 @@ class Program:
         for runner in list(self._runners):
             runner.close()
         self._runners.clear()
+        for release in self._releases:
+            release()
+        self._releases.clear()
         self.last_runner = None
         self.last_compiled = self.compiled
         self._last_run = None

@@ -17,7 +17,7 @@ from dl2sql.sqlgen.output_form import output_projection
 from dl2sql.sqlgen.text_columns import csv_projection
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types.wide_ints import is_wide
-from dl2sql.sqlgen.trees import select_all
+from dl2sql.sqlgen.trees import select_all, table as table_ref
 
 
 def is_spark_frame(value) -> bool:
@@ -136,7 +136,7 @@ class DuckDBInput:
                             kind="TABLE", replace=True, expression=canonical)
         con.register(view, rel)
         try:
-            con.execute(create.sql(dialect="duckdb"))
+            con.execute(runner.sql(create))
         except Exception as e:
             overflow_failure(e)  # a NARROW plan's value beyond 38 digits: the run goes WIDE
             message = self._located() or in_file(self.source, input_failure(e))
@@ -215,7 +215,7 @@ def write_table(runner, table: Table, path: str, fmt: str) -> None:
     copy = exp.Copy(this=exp.Subquery(this=_output_query(table)), kind=False,
                     files=[exp.Literal.string(path)], params=params)
     runner.current([table])
-    runner.con.execute(copy.sql(dialect="duckdb"))
+    runner.con.execute(runner.sql(copy))
 
 
 def _output_query(table: Table) -> exp.Select:
@@ -223,12 +223,10 @@ def _output_query(table: Table) -> exp.Select:
     projection = output_projection(table.columns, DUCKDB)
     if projection is None:
         return select_all(table.name)
-    return exp.select(*projection).from_(exp.to_identifier(table.name, quoted=True))
+    return exp.select(*projection).from_(table_ref(table.name))
 
 
 def result_frame(runner, table: Table):
     """The DuckDB relation of ``table`` in output form (``.df()`` gives pandas)."""
     runner.current([table])
-    if output_projection(table.columns, DUCKDB) is None:
-        return runner.con.table(table.name)
-    return runner.con.sql(_output_query(table).sql(dialect="duckdb"))
+    return runner.con.sql(runner.sql(_output_query(table)))

@@ -19,6 +19,8 @@ from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
 from dl2sql.runner.duckdb_held import HeldRows
+from dl2sql.runner.duckdb_namespace import (attach_own_database, detach, in_database,
+                                           tables_of)
 from dl2sql.runner import interrupts
 from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 
@@ -91,7 +93,9 @@ def _normalizer(dtype: exp.DataType) -> Optional[Callable[[Any], Any]]:
 
 
 class DuckDBRunner:
-    """Runs plans on DuckDB; ``con`` defaults to a fresh in-memory database."""
+    """Runs plans on DuckDB; ``con`` defaults to a fresh in-memory database. On a
+    connection given, its tables live in an in-memory database of its own attached
+    there (duckdb_namespace.py), detached by :meth:`close`."""
 
     engine = "duckdb"
     dialect = "duckdb"
@@ -103,10 +107,16 @@ class DuckDBRunner:
     keeps_rows_below = 10_000
 
     def __init__(self, con=None):
+        self.database: Optional[str] = None  # where its tables are, on a con given
+        # detaches that database: the program of the run keeps it for its close()
+        self.release: Optional[Callable[[], None]] = None
         if con is None:
             import duckdb  # deferred: DuckDB loads only when it runs
 
             con = duckdb.connect(":memory:")
+        else:
+            self.database = attach_own_database(con)
+            self.release = functools.partial(detach, con, self.database)
         self._con = con
         # printed CREATE ... AS statements by (table, query identity): an update plan
         # runs the same queries at every transaction, and printing one costs about as
@@ -133,7 +143,9 @@ class DuckDBRunner:
 
     # -- helpers -----------------------------------------------------------------
     def sql(self, query: exp.Expression) -> str:
-        """``query`` printed for DuckDB."""
+        """``query`` printed for DuckDB (its tables in the runner's own database)."""
+        if self.database is not None:
+            query = in_database(query, self.database)
         return query.sql(dialect=self.dialect)
 
     def _schema_sql(self, table: Table) -> str:
@@ -358,12 +370,21 @@ class DuckDBRunner:
             self._con.execute(self._text(("commit",), exp.Commit))
 
     def retain(self, tables: list[Table]) -> None:
-        """Nothing to do: tables live in the connection, which its owner closes (the
-        held ones go: nothing reads them any more; deferred patches stay)."""
+        """Drop every table but ``tables`` from the runner's own database; on a
+        connection of its own, nothing (it goes with the runner). The held tables go
+        either way: nothing reads them any more; deferred patches stay."""
         self._kept.forget_tables()
+        if self.database is not None:
+            keep = {t.name for t in tables}
+            self.drop_all([Table(name, ()) for name in tables_of(self._con, self.database)
+                           if name not in keep])
 
     def close(self) -> None:
-        """Nothing to do (see :meth:`retain`)."""
+        """On a connection given, detach the runner's own database (its tables go);
+        else nothing (the connection is the runner's, and goes with it)."""
+        if self.release is not None:
+            self._kept = HeldRows()
+            self.release()
 
     def compute(self, tables: list[Table]) -> None:
         """Nothing to do: every table is computed when it is created."""

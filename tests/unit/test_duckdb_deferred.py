@@ -47,7 +47,7 @@ def runner():
 
 def stored(runner) -> list:
     """The table's rows as DuckDB has them now (not through the runner)."""
-    return sorted(runner.con.inner.execute('SELECT * FROM "Edge"').fetchall())
+    return sorted(runner.con.inner.execute(runner.sql(select_all("Edge"))).fetchall())
 
 
 def patch(runner, plus, minus):
@@ -136,7 +136,8 @@ def test_rows_that_cannot_be_kept_apart_are_applied_at_once():
     r.load(listed, [(1, [1, 2])])
     r.hold(plus, [(2, [3])])
     r.patch(listed, plus, None)
-    assert sorted(r.con.inner.execute('SELECT a FROM "Listed"').fetchall()) == [(1,), (2,)]
+    assert sorted(r.con.inner.execute(r.sql(exp.select("a").from_(table_ref("Listed"))))
+                  .fetchall()) == [(1,), (2,)]
 
 
 def test_changes_that_touch_many_rows_are_applied_without_waiting(runner, monkeypatch):
