@@ -52,6 +52,7 @@ SIZES = ("1+1", "10", "100")
 # the long method names of docs/incremental.md, shortened for the table
 SHORT = {"recompute (over-deletion too large)": "gave up",
          "recompute (DRed gave up recently)": "recompute (backoff)",
+         "recompute (the closure gave up recently)": "recompute (backoff)",
          "recompute (recursive aggregation)": "recompute (rec. agg.)",
          "recompute (many groups touched)": "recompute (groups)",
          "closure (no path lost)": "closure (none lost)"}

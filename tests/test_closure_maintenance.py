@@ -162,6 +162,26 @@ def test_giving_up_on_candidates_undoes_the_insertions(program, engine):
         + [(s, d, -1) for s, d in closure(chain) - closure(after)])
 
 
+def test_after_giving_up_the_closure_waits_before_trying_again(program, engine):
+    """As DRed (tests/test_maintained.py): a give-up costs the insertions made and
+    undone on top of the recomputation, so the next deleting transactions recompute
+    directly; one that only inserts runs the closure, which then is tried again."""
+    chain = {(i, i + 1) for i in range(12)}
+    live = maintain_on(program, engine, {"Edge": sorted(chain)},
+                       choice=Choice(recompute_share=None, overdelete_share=0.05, backoff=1))
+    steps = [([], [(5, 6)], "recompute (over-deletion too large)"),
+             ([], [(0, 1)], "recompute (the closure gave up recently)"),
+             ([(40, 41)], [], "closure"),  # no deletion: nothing to give up on
+             ([(0, 1)], [(40, 41)], "closure"),  # tried again: one candidate, completes
+             ([], [(2, 3)], "recompute (over-deletion too large)")]
+    edges = set(chain)
+    for inserted, deleted, method in steps:
+        live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})
+        assert live.last.methods["Path"] == method, (inserted, deleted)
+        edges = (edges - set(deleted)) | set(inserted)
+    assert sorted_rows(live.contents("Path")) == sorted(closure(edges))
+
+
 def test_a_chain_of_inserted_edges_takes_a_round_each(program, engine):
     """Paths through three new edges in a row, none of them a path before."""
     live = maintain_on(program, engine, {"Edge": [(0, 1), (2, 3), (4, 5), (6, 7)]},

@@ -485,3 +485,43 @@ def _two_programs_maintained_apart(**where):
 
 def test_two_programs_maintained_in_one_spark_session_keep_their_functions(spark):
     _two_programs_maintained_apart(spark=spark)
+
+
+COMPUTED_HEADS = """
+import group
+input relation Sale(shop: u32, item: u32, price: u32)
+function spread(g: Group<u32, u32>): u32 { g.max() - g.min() }
+output relation Spread(shop: u32, spread: u32)
+Spread(s, d) :- Sale(s, _, p), var d = p.group_by(s).spread().
+output relation Label(shop: u32, text: string)
+Label(s, "${s}:${p}") :- Sale(s, _, p), p > 5.
+Label(s, "${s}:${i}") :- Sale(s, i, _).
+"""
+
+
+def test_rows_with_computed_heads_are_rederived_among_the_candidates(engine):
+    """Heads partly computed (a function of a group, an interpolation; two rules, so
+    rows that may have lost a derivation are looked up): the lookup joins the
+    candidates on the column heads only, then keeps the candidates among the rows
+    found (dl2sql/incremental/variants.py, narrowed)."""
+    from dl2sql.incremental.variants import narrowed
+
+    program = dl2sql.compile(COMPUTED_HEADS)
+    blocks = program.compiled.blocks
+    assert all(narrowed(b) for rel in ("Spread", "Label") for b in blocks[rel])
+    sales = {(1, 1, 3), (1, 2, 9), (2, 1, 9), (2, 9, 4), (3, 3, 7)}
+    live = maintain_on(program, engine, {"Sale": sorted(sales)})
+    for insert, delete in [([(1, 3, 9)], [(1, 2, 9)]),  # a group whose spread stays
+                           ([(4, 1, 1)], [(2, 9, 4)]),  # one that changes, a new one
+                           ([], [(3, 3, 7)]),  # a group's last row, a label's both rules
+                           ([(2, 9, 9)], [(2, 1, 9)])]:  # a label kept by another rule
+        live.apply(insert={"Sale": insert}, delete={"Sale": delete})
+        sales = (sales - set(delete)) | set(insert)
+        spread = {}
+        for s, _, p in sales:
+            spread.setdefault(s, []).append(p)
+        assert sorted_rows(live.contents("Spread")) == sorted(
+            (s, max(ps) - min(ps)) for s, ps in spread.items()), (insert, delete)
+        assert sorted_rows(live.contents("Label")) == sorted(
+            {(s, f"{s}:{p}") for s, _, p in sales if p > 5}
+            | {(s, f"{s}:{i}") for s, i, _ in sales}), (insert, delete)

@@ -31,7 +31,8 @@ from dl2sql.incremental.driver_variants import on_driver
 from dl2sql.incremental.nodes import (CountChange, Enough, InputOnDriver, Lookup,
                                       OverDeletion, Refuse, StratumUpdate, UpdatePlan)
 from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
-                                         insertion_steps, key_of, reads, rederivations)
+                                         insertion_steps, key_of, narrowed, reads,
+                                         rederivations)
 from dl2sql.incremental.bags import BagBuilder
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name, transform_statement
@@ -320,8 +321,8 @@ class _Builder:
         stmts = [
             self.made(rel, "del", Intersect(deleted, table_name(rel), self.columns(rel)),
                       f"{rel}: rows that may have lost their derivations"),
-            self.made(rel, "redo", Parts(rel, tuple(rederivations(b, layout, "del")
-                                                    for b in blocks)),
+            self.made(rel, "redo", self.among(rel, "del", blocks, Parts(rel, tuple(
+                rederivations(b, layout, "del") for b in blocks))),
                       f"{rel}: of those, rows derived still"),
         ]
         # a row derived anew is derived still: the rows removed are those not redone
@@ -329,6 +330,13 @@ class _Builder:
                           rel, "full")
         minus = self.minus(self.scan(rel, "del"), rel, "redo")
         return stmts + self.changes(rel, plus, minus)
+
+    def among(self, rel: str, version: str, blocks, query):
+        """The rows of ``query`` (the rederivations of ``blocks``) that the ``version``
+        table of ``rel`` holds: those of a narrowed block hold others too."""
+        if any(narrowed(b) for b in blocks):
+            return Intersect(query, table_name(rel, version), self.columns(rel))
+        return query
 
     def injective(self, block: Block) -> bool:
         """Whether each row of ``block`` comes from one combination of source rows: its
@@ -465,8 +473,8 @@ class _Builder:
         stmts += [Patch(self.table(r), None, self.table(r, "del")) for r in rels]
         for r in rels:
             layout = self.p.layouts[r]
-            stmts.append(self.made(r, "redo", Parts(r, tuple(
-                rederivations(b, layout, "del") for b in blocks[r])),
+            stmts.append(self.made(r, "redo", self.among(r, "del", blocks[r], Parts(r, tuple(
+                rederivations(b, layout, "del") for b in blocks[r]))),
                 f"{r}: over-deleted rows derived still"))
         deletion, stmts = stmts, []  # what follows is all an insertion alone needs
         for r in rels:

@@ -32,6 +32,9 @@ from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
 
 # the method of a transitive closure whose removed edges are all paths still
 NOTHING_LOST = "closure (no path lost)"
+# the methods that may give up (and recompute) part-way: after a give-up, the next
+# 1, 2, 4, ... transactions that delete recompute the stratum directly (Choice.backoff)
+GIVE_UP_NAMES = {"dred": "DRed", "closure": "the closure"}
 
 
 @dataclass
@@ -201,9 +204,9 @@ class Updater:
         past = self._past = self.history.setdefault(s.name, History())
         if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
-        elif s.method == "dred" and past.skip and self._deletes(s):
+        elif s.method in GIVE_UP_NAMES and past.skip and self._deletes(s):
             past.skip -= 1
-            method = "recompute (DRed gave up recently)"
+            method = f"recompute ({GIVE_UP_NAMES[s.method]} gave up recently)"
         if method == s.method:  # maintained, unless it gives up
             try:
                 self._run(s.statements)
@@ -212,10 +215,11 @@ class Updater:
                 self._run(s.undo)
                 if s.method == "dred":
                     self._undo_overdeletion(s)
+                if s.method in GIVE_UP_NAMES:
                     past.backoff = min(max(1, 2 * past.backoff), self.choice.backoff)
                     past.skip = past.backoff
             else:
-                if s.method == "dred" and self._deletes(s):
+                if s.method in GIVE_UP_NAMES and self._deletes(s):
                     past.backoff = past.skip = 0
                 if s.lossless is not None and self._deletes(s) \
                         and s.lossless.name in self.empty:
