@@ -54,6 +54,7 @@ SHORT = {"recompute (over-deletion too large)": "gave up",
          "recompute (DRed gave up recently)": "recompute (backoff)",
          "recompute (the closure gave up recently)": "recompute (backoff)",
          "recompute (recursive aggregation)": "recompute (rec. agg.)",
+         "recompute (cheaper by estimate)": "recompute (estimate)",
          "recompute (many groups touched)": "recompute (groups)",
          "closure (no path lost)": "closure (none lost)"}
 

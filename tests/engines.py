@@ -24,17 +24,22 @@ def sorted_rows(frame) -> list[tuple]:
 def maintain_on(program, engine, inputs: dict, **options):
     """``program.maintain`` on the engine of runner ``engine``; on ``engine`` itself
     where it counts tables as Spark does (costly_counts_duckdb), which
-    ``program.maintain``, making a runner of its own, would not."""
+    ``program.maintain``, making a runner of its own, would not. Without a ``choice``,
+    the default one but for the estimate of what is cheaper (it compares seconds: a
+    test that checks the method a stratum took must not depend on the machine's
+    speed; the property tests run with it, tests/test_maintained.py tests it)."""
+    from dl2sql.incremental.execute import Choice
+
+    if options.get("choice") is None:
+        options["choice"] = Choice(estimate_share=None)
     if engine.dialect == "spark":
         return program.maintain(spark=engine.spark, inputs=inputs, **options)
     if getattr(engine, "counting_costs", False):
         from dl2sql.api.maintained import Maintained
-        from dl2sql.incremental.execute import Choice
 
         assert set(options) <= {"choice"}, options
         return Maintained(program.compiled, engine, program.bind_inputs(inputs, "duckdb"),
-                          program.extern, choice=options.get("choice") or Choice(),
-                          program=program)
+                          program.extern, choice=options["choice"], program=program)
     return program.maintain(engine="duckdb", con=engine.con, inputs=inputs, **options)
 
 

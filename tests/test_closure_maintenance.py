@@ -152,7 +152,8 @@ def test_giving_up_on_candidates_undoes_the_insertions(program, engine):
     the relation as it was before the insertions of the same transaction."""
     chain = {(i, i + 1) for i in range(8)}
     live = maintain_on(program, engine, {"Edge": sorted(chain)},
-                       choice=Choice(recompute_share=None, overdelete_share=0.0))
+                       choice=Choice(recompute_share=None, overdelete_share=0.0,
+                                     estimate_share=None))
     changes = live.apply(insert={"Edge": [(8, 20), (30, 0)]}, delete={"Edge": [(4, 5)]})
     assert live.last.methods["Path"] == "recompute (over-deletion too large)"
     after = (chain - {(4, 5)}) | {(8, 20), (30, 0)}
@@ -168,7 +169,8 @@ def test_after_giving_up_the_closure_waits_before_trying_again(program, engine):
     directly; one that only inserts runs the closure, which then is tried again."""
     chain = {(i, i + 1) for i in range(12)}
     live = maintain_on(program, engine, {"Edge": sorted(chain)},
-                       choice=Choice(recompute_share=None, overdelete_share=0.05, backoff=1))
+                       choice=Choice(recompute_share=None, overdelete_share=0.05, backoff=1,
+                                     estimate_share=None))
     steps = [([], [(5, 6)], "recompute (over-deletion too large)"),
              ([], [(0, 1)], "recompute (the closure gave up recently)"),
              ([(40, 41)], [], "closure"),  # no deletion: nothing to give up on

@@ -171,7 +171,8 @@ def test_large_changes_recompute_the_stratum(dred_program, decider):
     chain = [(i, i + 1) for i in range(30)]
     # by rows only (a time limit would depend on the machine's speed)
     live = maintain_on(dred_program, decider, {"Edge": chain},
-                       choice=Choice(overdelete_share=0.5, overdelete_time_share=None))
+                       choice=Choice(overdelete_share=0.5, overdelete_time_share=None,
+                                     estimate_share=None))
     live.apply(delete={"Edge": [(0, 1)]})  # the head of the chain: few paths lost
     assert live.last.methods["Reach"] == "dred"
     # the middle of the chain: a quarter of the paths go, over-deleting most of them
@@ -188,7 +189,8 @@ def test_dred_gives_up_by_time_against_the_first_evaluation(dred_program, decide
     chain = [(i, i + 1) for i in range(30)]
     # no row limit; over-deletion may take no time at all against the first evaluation
     live = maintain_on(dred_program, decider, {"Edge": chain},
-                       choice=Choice(overdelete_share=None, overdelete_time_share=0.0))
+                       choice=Choice(overdelete_share=None, overdelete_time_share=0.0,
+                                     estimate_share=None))
     assert live.updater.history["Reach"].recompute_seconds > 0
     live.apply(insert={"Edge": [(40, 41)]})  # only inserts: no over-deletion to limit
     assert live.last.methods["Reach"] == "dred"
@@ -241,6 +243,7 @@ def test_after_giving_up_dred_waits_before_trying_again(dred_program, decider):
     # by rows only (a time limit would depend on the machine's speed)
     live = maintain_on(dred_program, decider, {"Edge": chain},
                        choice=Choice(overdelete_share=0.2, overdelete_time_share=None,
+                                     estimate_share=None,
                                      backoff=2))
     steps = [({}, {"Edge": [(15, 16)]}, "recompute (over-deletion too large)"),
              ({}, {"Edge": [(0, 1)]}, "recompute (DRed gave up recently)"),
@@ -525,3 +528,39 @@ def test_rows_with_computed_heads_are_rederived_among_the_candidates(engine):
         assert sorted_rows(live.contents("Label")) == sorted(
             {(s, f"{s}:{p}") for s, _, p in sales if p > 5}
             | {(s, f"{s}:{i}") for s, i, _ in sales}), (insert, delete)
+
+
+def test_a_stratum_expected_to_cost_more_than_recomputing_is_recomputed(program, decider):
+    """Choice.estimate_share: with a share of 0 any maintenance costs more than it, so
+    once a stratum was maintained for as many changed rows, the next transaction
+    recomputes it; the results stay exact."""
+    edges = {(1, 2), (2, 3), (3, 4)}
+    live = maintain_on(program, decider, {"Edge": sorted(edges)},
+                       choice=Choice(estimate_share=0.0))
+    live.apply(insert={"Edge": [(4, 5)]})
+    assert live.last.methods["Reach"] in ("closure", "closure (no path lost)")
+    assert live.updater.history["Reach"].observed
+    live.apply(insert={"Edge": [(5, 6)]}, delete={"Edge": [(1, 2)]})
+    assert live.last.methods["Reach"] == "recompute (cheaper by estimate)"
+    assert _contents(live) == _expected((edges | {(4, 5), (5, 6)}) - {(1, 2)})
+
+
+def test_the_estimate_recomputes_where_no_more_rows_took_longer():
+    from dl2sql.incremental.choice import History
+
+    past = History(recompute_seconds=1.0)
+    assert not past.expects_longer(100, 1.0)  # nothing learnt yet: maintain
+    past.maintained(0.5, 2)
+    past.maintained(1.5, 50)
+    # 50 rows took longer than a recomputation: 50 or more will; fewer may not
+    assert past.expects_longer(50, 1.0) and past.expects_longer(500, 1.0)
+    assert not past.expects_longer(49, 1.0) and not past.expects_longer(2, 1.0)
+    assert past.expects_longer(2, 0.4)  # a smaller share
+    assert not past.expects_longer(50, None) and not past.expects_longer(None, 1.0)
+    # recomputations chosen so forget the oldest maintenances: it is tried again
+    for _ in range(2):
+        past.recomputed_by_estimate()
+    assert not past.expects_longer(500, 1.0)
+    for n in range(10):  # only the last few are kept
+        past.maintained(2.0 if n == 0 else 0.1, 5)
+    assert not past.expects_longer(5, 1.0)

@@ -3,7 +3,7 @@
 (:class:`History`); :mod:`dl2sql.incremental.execute` applies both."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 
@@ -27,17 +27,52 @@ class Choice:
     overdelete_share: Optional[float] = 0.25
     overdelete_time_share: Optional[float] = 0.3
     backoff: int = 16
+    # recompute a stratum when its maintenance is expected to take longer than this
+    # many times its last recomputation (History.expects_longer)
+    estimate_share: Optional[float] = 1.0
 
     @classmethod
     def never(cls) -> "Choice":
         """Always maintain, never recompute (tests of the algorithms)."""
-        return cls(None, None, None, 0)
+        return cls(None, None, None, 0, None)
 
 
 @dataclass
 class History:
-    """What earlier transactions taught about one recursive stratum."""
+    """What earlier transactions taught about one stratum."""
 
-    recompute_seconds: Optional[float] = None  # its last recomputation (and diff)
+    # its last recomputation (and diff); before one, the first evaluation's loop of a
+    # recursive stratum, else that whole evaluation (a bound)
+    recompute_seconds: Optional[float] = None
     backoff: int = 0  # transactions recomputed directly after the last give-up
     skip: int = 0  # of those, the ones still to come
+    # (rows changed in the relations it reads, seconds) of its last maintenances
+    observed: list = field(default_factory=list)
+
+    def expects_longer(self, changed: Optional[int], share: Optional[float]) -> bool:
+        """Whether maintaining the stratum for ``changed`` rows read is expected to
+        take longer than ``share`` times recomputing it: one of its last maintenances
+        of at most as many rows did. (A maintenance costs a fixed part and a part per
+        row: a cost per row learnt from small transactions overestimated larger ones
+        5x on same generation in the incremental suite; but more rows do not cost
+        less, up to noise, which :meth:`recomputed_by_estimate` lets go.)"""
+        if share is None or changed is None or changed <= 0 or self.recompute_seconds is None:
+            return False
+        return any(n <= changed and t > share * self.recompute_seconds
+                   for n, t in self.observed)
+
+    def maintained(self, seconds: float, changed: Optional[int]) -> None:
+        """Learn from a maintenance of ``changed`` rows read that took ``seconds``."""
+        if changed is None or changed <= 0:
+            return
+        self.observed = [*self.observed[-(_OBSERVED - 1):], (changed, seconds)]
+
+    def recomputed_by_estimate(self) -> None:
+        """Forget the oldest maintenance: after a few recomputations chosen so, the
+        stratum is maintained again and its cost measured anew (a slow maintenance
+        must not keep it recomputed for ever, nor a stratum whose data changed)."""
+        self.observed = self.observed[1:]
+
+
+# the maintenances of a stratum that its History keeps
+_OBSERVED = 4

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from sqlglot import exp
 
@@ -35,6 +35,8 @@ NOTHING_LOST = "closure (no path lost)"
 # the methods that may give up (and recompute) part-way: after a give-up, the next
 # 1, 2, 4, ... transactions that delete recompute the stratum directly (Choice.backoff)
 GIVE_UP_NAMES = {"dred": "DRed", "closure": "the closure"}
+# the method of a stratum whose maintenance was expected to cost more than recomputing
+ESTIMATED = "recompute (cheaper by estimate)"
 
 
 @dataclass
@@ -81,6 +83,8 @@ class Updater:
         # what the driver works out instead of the engine, and the rows it holds
         self.driver = DriverWork(plan)
         self.held = self.driver.held
+        # run inside each transaction as it commits (dl2sql.api.savepoints' log)
+        self.on_commit: Optional[Callable[[], None]] = None
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -88,7 +92,7 @@ class Updater:
         stratum is recomputed here, DRed's time limit is measured against that."""
         for s in self.plan.strata:
             t = seconds.get(s.name, otherwise)
-            if s.method == "dred" and t is not None:
+            if s.method != "input" and t is not None:
                 self.history.setdefault(s.name, History()).recompute_seconds = t
 
     def start(self) -> None:
@@ -140,6 +144,8 @@ class Updater:
                     self._stratum(s, outcome)
                 if self.bags is not None:
                     self.bags.end()
+                if self.on_commit is not None:
+                    self.on_commit()
         except BaseException:
             self.held.rollback()
             self.sizes = sizes
@@ -202,11 +208,16 @@ class Updater:
         t0 = self._started = time.perf_counter()
         method = s.method
         past = self._past = self.history.setdefault(s.name, History())
+        changed = self._changed_rows(s)
         if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
         elif s.method in GIVE_UP_NAMES and past.skip and self._deletes(s):
             past.skip -= 1
             method = f"recompute ({GIVE_UP_NAMES[s.method]} gave up recently)"
+        elif s.method not in ("input", RECURSIVE_AGGREGATION) and past.expects_longer(
+                changed, self.choice.estimate_share):
+            method = ESTIMATED
+            past.recomputed_by_estimate()
         if method == s.method:  # maintained, unless it gives up
             try:
                 self._run(s.statements)
@@ -219,6 +230,7 @@ class Updater:
                     past.backoff = min(max(1, 2 * past.backoff), self.choice.backoff)
                     past.skip = past.backoff
             else:
+                past.maintained(time.perf_counter() - t0, changed)
                 if s.method in GIVE_UP_NAMES and self._deletes(s):
                     past.backoff = past.skip = 0
                 if s.lossless is not None and self._deletes(s) \
@@ -243,6 +255,13 @@ class Updater:
         on_stratum = getattr(self.progress, "on_stratum", None)
         if on_stratum is not None:
             on_stratum(s.name, method, time.perf_counter() - t0)
+
+    def _changed_rows(self, s: StratumUpdate) -> Optional[int]:
+        """The rows by which the relations the stratum reads changed (None where a
+        change was not counted)."""
+        counts = [self.rows.get(table_name(r, v)) for r in s.reads for v in ("plus", "minus")
+                  if table_name(r, v) not in self.empty]
+        return None if any(n is None for n in counts) else sum(counts)
 
     def _large(self, s: StratumUpdate) -> bool:
         """Whether the stratum's inputs changed by more than the share that makes
