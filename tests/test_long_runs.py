@@ -209,3 +209,41 @@ def test_heartbeat_says_stratum_iteration_and_rows_added():
     with Heartbeat(after=5.0, stream=quiet) as beat:  # a short run says nothing
         beat.on_iteration("A", 1, {"A__new": 1}, 0.01)
     assert quiet.getvalue() == ""
+
+
+def test_a_transactions_loops_run_as_the_evaluations_do():
+    """One driver runs every fixpoint loop (dl2sql/plan/fixpoint.py): an update's loop
+    is held to the iteration limit with the evaluation's message, fails its
+    transaction alone, and reports its rounds and its end to the progress object."""
+    from dl2sql.incremental.execute import Choice
+    from dl2sql.plan import limits
+
+    class Rounds:
+        def __init__(self):
+            self.ends = []
+
+        def on_iteration(self, stratum, iteration, counts, seconds):
+            pass
+
+        def on_loop_end(self, stratum, iterations, seconds):
+            self.ends.append((stratum, iterations))
+    program = dl2sql.compile("""input relation Start(x: bigint)
+input relation Bound(b: bigint)
+output relation R(x: bigint)
+R(x) :- Start(x).
+R(x + 1) :- R(x), Bound(b), x < b.
+R(x) :- R(x), R(x).
+""")  # the last rule makes R non-linear: maintained by DRed, whose insertion loops
+    rounds = Rounds()
+    with program:
+        live = program.maintain(engine="duckdb", inputs={"Start": [0], "Bound": [3]},
+                                progress=rounds, choice=Choice.never())
+        rounds.ends.clear()
+        with limits.iteration_limit(5), \
+                pytest.raises(RuntimeFailure, match="did not converge within 5 iterations"):
+            live.apply(insert={"Bound": [50]})
+        assert sorted(int(r[0]) for r in live.contents("R").fetchall()) == [0, 1, 2, 3]
+        live.apply(insert={"Bound": [6]})
+        assert sorted(int(r[0]) for r in live.contents("R").fetchall()) == list(range(7))
+        assert live.last.methods["R"] == "dred"  # the executor's loops, not a recomputation
+        assert rounds.ends and all(n >= 1 for _, n in rounds.ends), rounds.ends

@@ -163,7 +163,7 @@ def _partitioned(t) -> str:
 
 def _steps(loop: Loop) -> str:
     """``; 4 steps per check below 10000 rows`` where the loop runs several steps per
-    termination test (see dl2sql.plan.interpret.steps_for)."""
+    termination test (see dl2sql.plan.fixpoint.steps_for)."""
     if loop.steps_per_check <= 1:
         return ""
     below = ("" if loop.fuse_below_rows == float("inf")

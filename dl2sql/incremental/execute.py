@@ -24,9 +24,8 @@ from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDrive
                                       OverDeletion, Refuse, StratumUpdate, UpdatePlan,
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
-from dl2sql.plan import limits
-from dl2sql.plan.interpret import (counted_relations, loop_settings, refuse_rows,
-                                   run_statements)
+from dl2sql.plan.fixpoint import iterate
+from dl2sql.plan.interpret import loop_settings, refuse_rows, run_statements
 from dl2sql.plan.nodes import Append, Loop, Materialize, Patch, Rename, Table
 
 
@@ -480,28 +479,23 @@ class Updater:
             self._iterate(loop, over)
 
     def _iterate(self, loop: Loop, over: Optional[OverDeletion]) -> None:
-        iteration, outer = 0, self.counted
-        counts: dict = {}
-        relations = counted_relations(loop)
+        outer = self.counted
         on_statement = getattr(self.progress, "on_statement", None)
         if on_statement is not None:  # a report of a long run names the stratum
             on_statement(loop.stratum, loop)
-        while True:
-            # the plan's bound, the user's (--max-iterations) and the planner's deadline
-            limits.check(loop.stratum, iteration, loop.max_iterations, counts, relations)
-            t0 = time.perf_counter()
+
+        def body(counted: bool) -> dict:
+            # update loops count every step (steps_per_check 1): ``counted`` is True
             self.counted = {}
             self._run(loop.body)
-            iteration += 1
-            # the sizes the body's statements counted (its new rows are renamed since)
-            counts = {n: self.counted.get(n, 0) for n in loop.until_empty}
-            if self.progress is not None:
-                self.progress.on_iteration(loop.stratum, iteration, counts,
-                                           time.perf_counter() - t0)
-            if not any(counts.values()):
-                break
-            if over is not None and self._too_large(loop, over):
+            # the sizes the body's statements counted (its new rows are renamed since);
+            # a table no statement made this round is empty
+            return {n: self.counted.get(n, 0) for n in loop.until_empty}
+
+        def give_up() -> None:
+            if self._too_large(loop, over):
                 raise _GiveUp("over-deletion too large")
+        iterate(loop, body, self.progress, give_up if over is not None else None)
         # an enclosing loop's counts stay (its termination reads them after its body)
         self.counted = {**outer, **self.counted}
 
