@@ -15,7 +15,7 @@ did not change it (chosen when the statement runs, like the parts of a query).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dl2sql.plan.nodes import Table
+from dl2sql.plan.nodes import Table, statement
 
 
 # -- queries ----------------------------------------------------------------------------
@@ -58,6 +58,7 @@ class BagHolding:
 
 
 # -- statements -------------------------------------------------------------------------
+@statement
 @dataclass(frozen=True)
 class BagPatch:
     """``target := (target − minus) + plus``, copy by copy, in place: every copy of a
@@ -73,6 +74,7 @@ class BagPatch:
     keep_plus: object = None
 
 
+@statement
 @dataclass(frozen=True)
 class Replace:
     """``target := source``: a stored relation's new contents made whole (a stream's:

@@ -5,10 +5,10 @@ counts only these; the others are stored without a count (taken as not empty).
 """
 from __future__ import annotations
 
-from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver, OverDeletion,
-                                      Refuse, UpdatePlan, VariantsOnDriver)
+from dl2sql.incremental.nodes import BySize, Enough, OverDeletion, Refuse, UpdatePlan
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Loop, Rename
+from dl2sql.plan.statements import children
 
 
 def decisive_tables(plan: UpdatePlan) -> set[str]:
@@ -24,25 +24,13 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
                 renames.append(st)
             elif isinstance(st, Loop):
                 out.update(st.until_empty)
-                visit(st.body)
             elif isinstance(st, OverDeletion):
                 out.update(t for _, t in st.deleted)
-                visit((st.loop,))
             elif isinstance(st, Enough):
                 out.update(t.name for t in st.tables)
-            elif isinstance(st, BySize):
+            elif isinstance(st, (BySize, Refuse)):
                 out.add(st.table.name)
-                visit(st.small)
-                visit(st.large)
-            elif isinstance(st, Refuse):
-                out.add(st.table.name)
-            elif isinstance(st, InputOnDriver):
-                visit(st.otherwise)
-            elif isinstance(st, DriverSearch):
-                visit(st.first)
-                visit(st.otherwise)
-            elif isinstance(st, VariantsOnDriver):
-                visit((st.statement,))
+            visit(children(st))
     for s in plan.strata:
         visit(s.statements)
         if s.lossless is not None:

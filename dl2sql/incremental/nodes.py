@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from dl2sql.plan.nodes import Loop, Materialize, Refuse, Table  # noqa: F401 (Refuse: one node for both plans)
+from dl2sql.plan.nodes import Loop, Materialize, Refuse, Table, statement  # noqa: F401 (Refuse: one node for both plans)
 
 
+@statement
 @dataclass(frozen=True)
 class OverDeletion:
     """The over-deletion loop of a recursive stratum (DRed's first phase). ``deleted``
@@ -25,6 +26,7 @@ class OverDeletion:
     deleted: tuple[tuple[str, str], ...]  # (relation, table of its over-deleted rows)
 
 
+@statement
 @dataclass(frozen=True)
 class Enough:
     """A check of a stratum's update: once ``tables`` (made by earlier statements; the
@@ -54,6 +56,7 @@ class CountChange:
     minus: str
 
 
+@statement
 @dataclass(frozen=True)
 class BySize:
     """``small`` when ``table`` (made by an earlier statement) holds at most ``limit``
@@ -65,6 +68,7 @@ class BySize:
     large: tuple
 
 
+@statement
 @dataclass(frozen=True)
 class DriverSearch:
     """The first statements of a transitive closure's update
@@ -89,6 +93,7 @@ class DriverSearch:
     otherwise: tuple
 
 
+@statement
 @dataclass(frozen=True)
 class InputOnDriver:
     """An input relation's rows added and removed, worked out on the driver where the
@@ -133,6 +138,7 @@ class DriverPart:
     absent: tuple[Absent, ...]
 
 
+@statement
 @dataclass(frozen=True)
 class VariantsOnDriver:
     """``statement``, a Materialize of rule variants (its query a union of parts), made

@@ -14,6 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 import typing
 
+# every kind of statement, of a plan and of an update plan (dl2sql.incremental.nodes):
+# the generic traversal of dl2sql.plan.statements walks and maps them by their fields
+STATEMENT_KINDS: set[type] = set()
+
+
+def statement(cls: type) -> type:
+    """Register the dataclass ``cls`` as a kind of statement: its fields that hold a
+    statement or a tuple of them are its nested statements, those that hold a
+    :class:`Table` (or a tuple of them) its tables."""
+    STATEMENT_KINDS.add(cls)
+    return cls
+
 
 @dataclass(frozen=True)
 class Column:
@@ -133,6 +145,7 @@ class Parts:
     parts: tuple[Part, ...]
 
 
+@statement
 @dataclass(frozen=True)
 class Materialize:
     """``target := query`` (the query already removes duplicates where needed).
@@ -144,6 +157,7 @@ class Materialize:
     comment: str = ""
 
 
+@statement
 @dataclass(frozen=True)
 class Append:
     """``target := target ∪ source`` where the two are known to be disjoint."""
@@ -152,6 +166,7 @@ class Append:
     source: Table
 
 
+@statement
 @dataclass(frozen=True)
 class Rename:
     """``target := source``; ``source`` is no longer used afterwards."""
@@ -160,6 +175,7 @@ class Rename:
     source: Table
 
 
+@statement
 @dataclass(frozen=True)
 class Patch:
     """``target := (target − minus) ∪ plus`` in place, for a table that holds no row of
@@ -170,6 +186,7 @@ class Patch:
     minus: typing.Optional[Table] = None
 
 
+@statement
 @dataclass(frozen=True)
 class Loop:
     """Repeat ``body`` until every table in ``until_empty`` (all counted by ``body``)
@@ -187,6 +204,7 @@ class Loop:
     fuse_below_rows: float = float("inf")
 
 
+@statement
 @dataclass(frozen=True)
 class Fixpoint:
     """A recursive stratum before loop planning (:mod:`dl2sql.plan.loops`) turns it
@@ -199,6 +217,7 @@ class Fixpoint:
     group_steps: tuple[str, ...] = ()
     bags: tuple[str, ...] = ()
 
+@statement
 @dataclass(frozen=True)
 class Choose:
     """Two exactly equivalent evaluations of a transitive-closure stratum (see
@@ -215,6 +234,7 @@ class Choose:
     stratum: str
 
 
+@statement
 @dataclass(frozen=True)
 class Transform:
     """``outputs := transformer(inputs)``: a user transformer, a Python callable given
@@ -227,6 +247,7 @@ class Transform:
     origin: str
 
 
+@statement
 @dataclass(frozen=True)
 class Load:
     """``target := rows``: a relation that is a constant of the program, its rows
@@ -240,6 +261,7 @@ class Load:
     comment: str = ""
 
 
+@statement
 @dataclass(frozen=True)
 class Refuse:
     """A check: when ``table`` (made by an earlier statement) has a row, the run or

@@ -6,9 +6,9 @@ import dataclasses
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Load, Loop,
-                               Materialize, Plan, RecursiveUnion, Refuse, Rename, Rows,
-                               Scan, Subtract, Table, Transform, Union)
+from dl2sql.plan.nodes import (Choose, Column, Distribute, EdgeProbe, Fixpoint, Materialize,
+                               Plan, RecursiveUnion, Rows, Scan, Subtract, Table, Union)
+from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
 from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all
@@ -49,24 +49,13 @@ class Lowering:
                 query = self.ec.dialect.store_partitioned(
                     query, [c.name for c in s.target.columns], list(s.target.partition_by))
             return dataclasses.replace(s, target=self.table(s.target), query=query)
-        if isinstance(s, (Append, Rename)):
-            return dataclasses.replace(s, target=self.table(s.target),
-                                       source=self.table(s.source))
-        if isinstance(s, Loop):
-            return dataclasses.replace(s, body=tuple(self.statement(x) for x in s.body))
+        if isinstance(s, Fixpoint) or not is_statement(s):
+            raise TypeError(f"not a plan statement after loop planning: {s!r}")
+        # the rest: their tables typed for SQL, their nested statements made so
+        made = map_statement(s, self.statement, self.table)
         if isinstance(s, Choose):
-            return dataclasses.replace(
-                s, probe=self.table(s.probe), probe_query=self.query(s.probe_query),
-                doubling=tuple(self.statement(x) for x in s.doubling),
-                linear=tuple(self.statement(x) for x in s.linear))
-        if isinstance(s, Load):
-            return dataclasses.replace(s, target=self.table(s.target))
-        if isinstance(s, Refuse):
-            return dataclasses.replace(s, table=self.table(s.table))
-        if isinstance(s, Transform):
-            return dataclasses.replace(s, inputs=tuple(self.table(t) for t in s.inputs),
-                                       outputs=tuple(self.table(t) for t in s.outputs))
-        raise TypeError(f"not a plan statement after loop planning: {s!r}")
+            return dataclasses.replace(made, probe_query=self.query(s.probe_query))
+        return made
 
     def query(self, q) -> exp.Expression:
         if isinstance(q, Rows):

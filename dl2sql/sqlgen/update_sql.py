@@ -13,12 +13,12 @@ from typing import Optional
 
 from sqlglot import exp
 
-from dl2sql.incremental.nodes import (BySize, CountChange, DriverSearch, Enough, InputOnDriver,
-                                      Lookup, OverDeletion, Refuse, StratumUpdate, UpdatePlan,
+from dl2sql.incremental.nodes import (CountChange, Lookup, StratumUpdate, UpdatePlan,
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
-from dl2sql.plan.nodes import (Append, Intersect, Loop, Materialize, Part, Parts, Patch,
-                               RecursiveUnion, Rename, Rows, Scan, Subtract)
+from dl2sql.plan.nodes import (Intersect, Materialize, Part, Parts, RecursiveUnion, Rows, Scan,
+                               Subtract)
+from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.sqlgen.blocks import union_all, union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
 from dl2sql.incremental.bag_nodes import BAG_STATEMENTS, bag_query
@@ -114,37 +114,15 @@ class _UpdateLowering:
         if isinstance(s, Materialize):
             return dataclasses.replace(s, target=table(s.target), query=Deferred(
                 self.query(s.query), self.ec.dialect))
-        if isinstance(s, (Append, Rename)):
-            return dataclasses.replace(s, target=table(s.target), source=table(s.source))
-        if isinstance(s, Patch):
-            return Patch(table(s.target), s.plus and table(s.plus), s.minus and table(s.minus))
-        if isinstance(s, Loop):
-            return dataclasses.replace(s, body=tuple(self.statement(x) for x in s.body))
-        if isinstance(s, OverDeletion):
-            return dataclasses.replace(s, loop=self.statement(s.loop))
-        if isinstance(s, Enough):
-            return dataclasses.replace(s, tables=tuple(table(t) for t in s.tables))
-        if isinstance(s, BySize):
-            return BySize(table(s.table), s.limit, tuple(self.statement(x) for x in s.small),
-                          tuple(self.statement(x) for x in s.large))
-        if isinstance(s, Refuse):
-            return dataclasses.replace(s, table=table(s.table))
-        if isinstance(s, InputOnDriver):
-            return InputOnDriver(table(s.relation), table(s.inserted), table(s.deleted),
-                                 table(s.plus), table(s.minus),
-                                 tuple(self.statement(x) for x in s.otherwise))
         if isinstance(s, VariantsOnDriver):
             return VariantsOnDriver(self.statement(s.statement), tuple(
                 p and dataclasses.replace(p, source=table(p.source), absent=tuple(
                     dataclasses.replace(a, edges=table(a.edges)) for a in p.absent))
                 for p in s.parts))
-        if isinstance(s, DriverSearch):
-            return dataclasses.replace(
-                s, edges=table(s.edges), added=table(s.added), removed=table(s.removed),
-                new_edges=table(s.new_edges), reached=table(s.reached),
-                pending=table(s.pending), first=tuple(self.statement(x) for x in s.first),
-                otherwise=tuple(self.statement(x) for x in s.otherwise))
-        raise TypeError(f"not an update statement: {s!r}")
+        if not is_statement(s):
+            raise TypeError(f"not an update statement: {s!r}")
+        # the rest: their tables typed for SQL, their nested statements made so
+        return map_statement(s, self.statement, table)
 
     def query(self, q):
         if isinstance(q, Parts):
