@@ -21,6 +21,7 @@ from sqlglot import exp
 from dl2sql.api import state
 from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.modify import Joined, modifications
+from dl2sql.api.savepoints import Rollback, Savepoint, Savepoints
 from dl2sql.api.speculation import speculate
 from dl2sql.diagnostics import InputError
 from dl2sql.engines import engine_of
@@ -62,6 +63,8 @@ class Maintained:
         plan = compiled.plan_for(engine)
         update = compiled.update_for(engine)
         self.updater = Updater(update, runner, progress, choice, evaluator.transforms)
+        self._savepoints = Savepoints(self)  # dl2sql.api.savepoints
+        self.updater.on_commit = self._savepoints.record
         history = self.updater.bags.tables() if self.updater.bags is not None else {}
         started, total = time.perf_counter(), None
         if saved is None:
@@ -154,8 +157,11 @@ class Maintained:
         with self.runner.running(), engine_errors(self.compiled.division_sites), self.runner.transaction():
             widened = Maintained(wider, self.runner, {}, self.externs, self.progress,
                                  self.choice, self.program, state.reopened(self, wider))
+            self._savepoints.widen(widened)  # the open savepoints stay open
         widened.updater.history = self.updater.history  # what DRed learnt holds still
+        kept = self._savepoints
         self.__dict__.update(widened.__dict__)
+        self._savepoints, self.updater.on_commit = kept, kept.record
 
     def _keyed(self, rel: str, kind: str) -> None:
         if rel in self.compiled.delayed:
@@ -172,9 +178,46 @@ class Maintained:
         """Apply a transaction given per input relation and kind of change, as
         normalised rows or loaders (see :meth:`Updater.apply`) of the representation
         the relations are stored in (no switch: they cannot be bound again)."""
+        mark = self._savepoints.mark()
         with self.runner.running(), engine_errors(self.compiled.division_sites):
-            self.last = self.updater.apply(changes)
+            try:
+                self.last = self.updater.apply(changes)
+            except BaseException:
+                self._savepoints.restore(mark)  # the log as the transaction found it
+                raise
         return self.last
+
+    # -- savepoints (dl2sql.api.savepoints) --------------------------------------------
+    def savepoint(self) -> Savepoint:
+        """A savepoint of every relation as it is now: a token for
+        :meth:`rollback_to` and :meth:`release`. Savepoints nest; while one is open,
+        each transaction also keeps its changes of every relation, so that a rollback
+        costs what changed since, not the size of the relations."""
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
+            return self._savepoints.take()
+
+    def rollback_to(self, token: Savepoint) -> dict:
+        """Restore every relation (inputs and derived ones, multisets' weights,
+        streams, delayed relations and their history) to its state at savepoint
+        ``token``, and return the changes of every output as :meth:`apply` does (the
+        rows the rollback added back, weight 1, and removed, -1; a stream's: none).
+        The savepoints taken after ``token`` are discarded; ``token`` stays open (roll
+        back to it again, or :meth:`release` it). A rollback that fails leaves the
+        relations and the savepoints as they were."""
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
+            self.last = self._savepoints.rollback(token)
+            return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
+
+    def release(self, token: Savepoint) -> None:
+        """Forget savepoint ``token`` and those taken after it (the relations stay
+        as they are); with no savepoint open, transactions keep no log."""
+        with self.runner.running(), engine_errors(self.compiled.division_sites):
+            self._savepoints.release(token)
+
+    @property
+    def savepoints(self) -> tuple:
+        """The open savepoints, oldest first."""
+        return self._savepoints.tokens()
 
     def apply_records(self, inserted: dict[str, list], deleted: dict[str, list]) -> Outcome:
         """Apply a transaction of DDlog values (records) per input relation."""
@@ -259,6 +302,8 @@ class Maintained:
 
     def _change_sources(self, rel: str) -> tuple[tuple[str, int], ...]:
         """The tables the changes of ``rel`` are read from, each with its weight."""
+        if isinstance(self.last, Rollback) and rel in self.compiled.streams:
+            return ()  # a rollback emits no stream rows (dl2sql.api.savepoints)
         # a stream's changes are its contents (DDlog prints no retraction of a stream)
         if self.last is None or rel in self.compiled.streams:
             return ((self.updater.plan.relations[rel].name, 1),)

@@ -10,7 +10,8 @@ version beside the current one and then commits it in one atomic step
 (:mod:`dl2sql.api.state_store`: a ``CURRENT`` marker in a POSIX directory, the
 manifest's rename at a Hadoop URL such as ``s3a://``): a save that fails part-way
 leaves the state as it was, and a reader sees the old version or the new one, never a
-mix. Older versions are deleted after the switch.
+mix. Older versions are deleted after the switch, but for those a savepoint names
+(``dl2sql run --state DIR --savepoint NAME``, :mod:`dl2sql.api.state_store`).
 """
 from __future__ import annotations
 

@@ -15,9 +15,17 @@ per relation and ``manifest.json``, and commit a version with one atomic step:
   which a ``CURRENT`` marker would need.
 
 A save that fails part-way leaves the previous version current either way.
+
+Savepoints (``dl2sql run --state DIR --savepoint NAME``) name versions in
+``savepoints.json`` (a list of names and versions, oldest first, replaced whole): a
+save deletes every version but the current one and the named ones. Making a named
+version current again (:meth:`LocalStore.restore`) replaces the ``CURRENT`` marker; at
+a URL, where the highest version is the current one, the named version is copied as a
+new version, committed by its manifest's rename as a save is.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -30,6 +38,7 @@ from dl2sql.engines import engine_of
 
 MANIFEST = "manifest.json"
 CURRENT = "CURRENT"
+SAVEPOINTS = "savepoints.json"
 _VERSION = re.compile(r"v(\d+)$")
 
 
@@ -54,6 +63,23 @@ def store_for(directory: str, spark=None, engine: str = "spark"
 def _number(name: str) -> Optional[int]:
     m = _VERSION.match(name)
     return int(m.group(1)) if m else None
+
+
+def _named(directory: str, text: Optional[str]) -> list[tuple[str, str]]:
+    """The savepoints of ``savepoints.json``'s ``text`` (None: no file): (name, version)
+    pairs, oldest first."""
+    if text is None:
+        return []
+    try:
+        entries = json.loads(text)
+        return [(str(e["name"]), str(e["version"])) for e in entries]
+    except (ValueError, TypeError, KeyError) as e:
+        raise InputError(f"state directory `{directory}` is damaged: {SAVEPOINTS} is not "
+                         f"a list of savepoints ({e}); restore it from a copy") from None
+
+
+def _named_text(entries: list[tuple[str, str]]) -> str:
+    return json.dumps([{"name": n, "version": v} for n, v in entries], indent=1)
 
 
 class LocalStore:
@@ -101,21 +127,49 @@ class LocalStore:
         version made current."""
         self.root.mkdir(parents=True, exist_ok=True)
         previous = self.current()
-        version = f"v{1 + (_number(previous) if previous else 0)}"
+        # above every version kept (a savepoint's may be newer than the current one)
+        names = [p.name for p in self.root.glob("v*") if p.is_dir()] + [previous or "v0"]
+        version = f"v{1 + max(n for n in map(_number, names) if n is not None)}"
         staging = Path(tempfile.mkdtemp(prefix=".saving-", dir=self.root))
         try:
             write(lambda name: str(staging / name))
             (staging / MANIFEST).write_text(manifest(), encoding="utf-8")
             os.replace(staging, self.root / version)
-            marker = self.root / f".{CURRENT}.tmp"
-            marker.write_text(version + "\n", encoding="utf-8")
-            os.replace(marker, self.root / CURRENT)  # the switch: one rename
+            self._switch(version)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-        for old in self.root.glob("v*"):
-            if old.is_dir() and old.name != version:
-                shutil.rmtree(old, ignore_errors=True)
+        self.prune()
         return version
+
+    def _switch(self, version: str) -> None:
+        """Make ``version`` current: one rename of the marker."""
+        marker = self.root / f".{CURRENT}.tmp"
+        marker.write_text(version + "\n", encoding="utf-8")
+        os.replace(marker, self.root / CURRENT)
+
+    def savepoints(self) -> list[tuple[str, str]]:
+        """The named versions: (name, version) pairs, oldest first."""
+        path = self.root / SAVEPOINTS
+        return _named(self.directory, path.read_text(encoding="utf-8")
+                      if path.is_file() else None)
+
+    def set_savepoints(self, entries: list[tuple[str, str]]) -> None:
+        """Name these versions, and no others (replaced in one rename)."""
+        pending = self.root / f".{SAVEPOINTS}.tmp"
+        pending.write_text(_named_text(entries), encoding="utf-8")
+        os.replace(pending, self.root / SAVEPOINTS)
+
+    def restore(self, version: str) -> str:
+        """Make saved ``version`` current again (the marker's rename); returns it."""
+        self._switch(version)
+        return version
+
+    def prune(self) -> None:
+        """Delete every version but the current one and the named ones."""
+        keep = {self.current()} | {v for _, v in self.savepoints()}
+        for old in self.root.glob("v*"):
+            if old.is_dir() and old.name not in keep:
+                shutil.rmtree(old, ignore_errors=True)
 
 
 class HadoopStore:
@@ -191,10 +245,66 @@ class HadoopStore:
             out.write(bytearray(manifest().encode("utf-8")))
         finally:
             out.close()
+        self._commit(version, pending)
+        self.prune()
+        return version
+
+    def _commit(self, version: str, pending) -> None:
+        """Commit ``version``: its manifest written at ``pending``, renamed."""
         if not self.fs.rename(pending, self._Path(self.location(version, MANIFEST))):
             raise InputError(f"state directory `{self.directory}`: could not commit "
                              f"version {version} (renaming its manifest failed)")
+
+    def _file(self, name: str):
+        return self._Path(f"{self.directory}/{name}")
+
+    def savepoints(self) -> list[tuple[str, str]]:
+        """As :meth:`LocalStore.savepoints`."""
+        path = self._file(SAVEPOINTS)
+        if not self.fs.exists(path):
+            return []
+        stream = self.fs.open(path)
+        try:
+            return _named(self.directory, self._io.toString(stream, "UTF-8"))
+        finally:
+            stream.close()
+
+    def set_savepoints(self, entries: list[tuple[str, str]]) -> None:
+        """As :meth:`LocalStore.set_savepoints`, written beside and renamed (a rename
+        does not replace a file on HDFS: the old one is deleted first, so a process
+        that dies between the two leaves no names, and the next save keeps only the
+        current version)."""
+        pending = self._file(f".{SAVEPOINTS}.tmp")
+        out = self.fs.create(pending, True)
+        try:
+            out.write(bytearray(_named_text(entries).encode("utf-8")))
+        finally:
+            out.close()
+        self.fs.delete(self._file(SAVEPOINTS), False)
+        if not self.fs.rename(pending, self._file(SAVEPOINTS)):
+            raise InputError(f"state directory `{self.directory}`: could not write "
+                             f"{SAVEPOINTS}")
+
+    def restore(self, version: str) -> str:
+        """Make saved ``version`` current again: the current version is the highest, so
+        its files are copied as a new version, committed as a save is; returns it."""
+        versions = self._versions()
+        new = f"v{1 + (versions[-1][0] if versions else 0)}"
+        conf = self.spark._jsc.hadoopConfiguration()
+        copy = self.spark._jvm.org.apache.hadoop.fs.FileUtil.copy
+        self.fs.mkdirs(self._Path(self.location(new, "")))
+        for status in self.fs.listStatus(self._Path(self.location(version, ""))):
+            name = status.getPath().getName()
+            to = f".{MANIFEST}.tmp" if name == MANIFEST else name
+            copy(self.fs, status.getPath(), self.fs, self._Path(self.location(new, to)),
+                 False, conf)
+        self._commit(new, self._Path(self.location(new, f".{MANIFEST}.tmp")))
+        return new
+
+    def prune(self) -> None:
+        """Delete every version but the current one and the named ones (and those left
+        half-written)."""
+        keep = {self.current()} | {v for _, v in self.savepoints()}
         for _, name, _ in self._versions():
-            if name != version:
+            if name not in keep:
                 self.fs.delete(self._Path(self.location(name, "").rstrip("/")), True)
-        return version

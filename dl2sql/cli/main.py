@@ -120,9 +120,10 @@ def _parser() -> argparse.ArgumentParser:
     u.add_argument("--engine", choices=sorted(ENGINES), default="spark", help="engine to run on")
     u.add_argument("--master", default=None, help="Spark master URL (default local[*])")
     _spark_options(u)
-    u.add_argument("--input", required=True, metavar="DIR",
+    # required but with --state's savepoints (checked by _check_run: argparse cannot)
+    u.add_argument("--input", metavar="DIR",
                    help="directory of input files: RELATION.csv|.json|.parquet")
-    u.add_argument("--output", required=True, metavar="DIR",
+    u.add_argument("--output", metavar="DIR",
                    help="directory for the output relations (replaced file by file "
                         "once all are written)")
     u.add_argument("--format", choices=("csv", "json", "parquet"), default="parquet",
@@ -133,6 +134,18 @@ def _parser() -> argparse.ArgumentParser:
                         "RELATION.insert_or_update.csv; any format), the outputs are the "
                         "changes of the output relations (with a weight column), and DIR "
                         "is updated atomically (created by the first run)")
+    marks = u.add_mutually_exclusive_group()
+    marks.add_argument("--savepoint", metavar="NAME",
+                       help="with --state: name the state's current version NAME, so that "
+                            "it is kept and --rollback-to NAME returns to it; with --input, "
+                            "before the run's changes are applied")
+    marks.add_argument("--rollback-to", metavar="NAME",
+                       help="with --state: make the version savepoint NAME names current "
+                            "again, writing to --output the changes of the outputs that "
+                            "this makes; the savepoints named after NAME are forgotten")
+    marks.add_argument("--release", metavar="NAME",
+                       help="with --state: forget savepoint NAME and those named after it "
+                            "(their versions are deleted by the next run)")
     u.add_argument("--quiet", action="store_true",
                    help="no progress display, no progress lines (printed on stderr once "
                         "a run takes over 10 s), no summary line")
@@ -141,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
                         "of every iteration")
     _limits(u)
     _common(u)
+    p.run_parser = u  # for the checks argparse cannot make (_check_run)
 
     k = sub.add_parser("check", help="replay on Spark and DuckDB and report differences")
     k.add_argument("program")
@@ -199,11 +213,42 @@ def make_runner(engine: str, args=None):
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Entry point of the ``dl2sql`` console script; returns the exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        _check_run(parser.run_parser, args)
     with warnings.catch_warnings():
         warnings.simplefilter("always", Dl2sqlWarning)
         warnings.showwarning = _show_warning
         return _main(args)
+
+
+def _check_run(parser: argparse.ArgumentParser, args) -> None:
+    """``run`` needs ``--input`` and ``--output``, but for the savepoints of a state:
+    ``--savepoint`` alone and ``--release`` write no outputs, ``--rollback-to``
+    applies no changes."""
+    marks = [(flag, value) for flag, value in (("--savepoint", args.savepoint),
+                                                ("--rollback-to", args.rollback_to),
+                                                ("--release", args.release)) if value is not None]
+    needed = ["--input", "--output"]
+    if marks:
+        flag = marks[0][0]
+        if not args.state:
+            parser.error(f"argument {flag}: needs --state DIR (savepoints name versions "
+                         f"of a state)")
+        refused = {"--rollback-to": ["--input"], "--release": ["--input", "--output"],
+                   "--savepoint": [] if args.input else ["--output"]}[flag]
+        given = [n for n in refused if getattr(args, n[2:]) is not None]
+        if given:
+            parser.error(f"argument {flag}: not allowed with {' or '.join(given)} "
+                         + {"--rollback-to": "(a rollback applies no changes: run them next)",
+                            "--release": "(it changes nothing but the state's names)",
+                            "--savepoint": "without --input (no changes, no outputs)"}[flag])
+        needed = {"--rollback-to": ["--output"], "--release": [],
+                  "--savepoint": ["--output"] if args.input else []}[flag]
+    missing = [n for n in needed if getattr(args, n[2:]) is None]
+    if missing:
+        parser.error(f"the following arguments are required: {', '.join(missing)}")
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -7,7 +7,9 @@ import warnings
 from typing import TextIO
 
 from dl2sql.api.program import Program
-from dl2sql.api.state import current
+from dl2sql.api.savepoints import changes_to_saved
+from dl2sql.api.state import Version, current, loaders, read_manifest
+from dl2sql.api.state_store import store_for
 from dl2sql.compiler.emit import emit, is_helper
 from dl2sql.diagnostics import Dl2sqlWarning, InputError
 from dl2sql.io.files import (CHANGE_KINDS, change_files, check_output_format, file_stem,
@@ -105,25 +107,39 @@ def integers_text(compiled, widened: list[str], title: str) -> str:
     return title + "\n".join(lines) + "\n"
 
 
+def _engine_options(args) -> dict:
+    """``Program.maintain``'s engine options from the command line."""
+    return dict(engine=args.engine, master=args.master,
+                checkpoint_dir=getattr(args, "checkpoint_dir", None),
+                partitions=getattr(args, "partitions", None),
+                report_after=None if args.quiet else report_after())
+
+
 def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
     """``dl2sql run --state DIR``: apply the changes in the input directory to the
     state saved in DIR (or create it from them), write each output's changes (its
     columns and ``weight``: 1 added, -1 removed) and save the state. Outputs are
     written before the state is saved: a run that fails leaves the state as it was,
     and running it again applies the same changes."""
-    check_output_format(program, args.output, args.format)
-    changes = change_files(program, args.input)
-    recorder = RecordingProgress()
     started = time.perf_counter()
-    spark_options = dict(engine=args.engine, master=args.master,
-                         checkpoint_dir=getattr(args, "checkpoint_dir", None),
-                         partitions=getattr(args, "partitions", None),
-                         report_after=None if args.quiet else report_after())
     spark = None
     if "://" in args.state and args.engine == "spark":  # a Hadoop URL: the session reaches it
         from dl2sql.runner.spark_session import get_spark  # deferred: PySpark is slow
 
         spark = get_spark(args.master)
+    store = store_for(args.state, spark, args.engine)
+    if getattr(args, "rollback_to", None) is not None:
+        return rollback_state(program, args, store, out, err)
+    if getattr(args, "release", None) is not None:
+        return release_savepoint(args, store, err)
+    if getattr(args, "savepoint", None) is not None:
+        name_savepoint(args, store, err)
+        if args.input is None:
+            return 0
+    check_output_format(program, args.output, args.format)
+    changes = change_files(program, args.input)
+    recorder = RecordingProgress()
+    spark_options = _engine_options(args)
     with program:
         if current(args.state, spark, args.engine) is None:
             refused = sorted(f"{file_stem(r)}.{k}" for r, kinds in changes.items()
@@ -155,4 +171,70 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
         err.write(f"{what} the state in {args.state}; wrote the changes of "
                   f"{len(written)} output relation(s) to {args.output} in "
                   f"{time.perf_counter() - started:.2f} s\n")
+    return 0
+
+
+# -- savepoints of a state directory ---------------------------------------------------
+def name_savepoint(args, store, err: TextIO) -> None:
+    """``--savepoint NAME``: name the current version NAME (a name given again moves to
+    it: the newest savepoint)."""
+    version = store.current()
+    if version is None:
+        raise InputError(f"state directory `{args.state}` holds no state yet: there is no "
+                         f"version for savepoint `{args.savepoint}` to name (the first "
+                         f"run with --state creates it)")
+    named = [(n, v) for n, v in store.savepoints() if n != args.savepoint]
+    store.set_savepoints(named + [(args.savepoint, version)])
+    if not args.quiet:
+        err.write(f"savepoint `{args.savepoint}` names version {version} of the state in "
+                  f"{args.state}\n")
+
+
+def _savepoint_at(args, store, name: str) -> tuple[list, int]:
+    """The savepoints of the state, and where savepoint ``name`` is among them."""
+    named = store.savepoints()
+    for i, (n, _) in enumerate(named):
+        if n == name:
+            return named, i
+    if store.current() is None:
+        raise InputError(f"state directory `{args.state}` holds no state yet, so no "
+                         f"savepoint `{name}`")
+    known = ", ".join(f"`{n}`" for n, _ in named) or "none"
+    raise InputError(f"state directory `{args.state}` has no savepoint `{name}` (its "
+                     f"savepoints: {known})")
+
+
+def release_savepoint(args, store, err: TextIO) -> int:
+    """``--release NAME``: forget savepoint NAME and those named after it; their
+    versions go (but the current one)."""
+    named, at = _savepoint_at(args, store, args.release)
+    store.set_savepoints(named[:at])
+    store.prune()
+    if not args.quiet:
+        err.write(f"released savepoint `{args.release}` of the state in {args.state}\n")
+    return 0
+
+
+def rollback_state(program: Program, args, store, out: TextIO, err: TextIO) -> int:
+    """``--rollback-to NAME``: write the changes of the outputs from the current state
+    to the version savepoint NAME names (as a run writes its changes), then make that
+    version current; the savepoints named after NAME are forgotten, NAME stays. The
+    outputs are written first: a rollback that fails leaves the state as it was."""
+    check_output_format(program, args.output, args.format)
+    named, at = _savepoint_at(args, store, args.rollback_to)
+    started = time.perf_counter()
+    with program:
+        live = program.maintain(state=args.state, **_engine_options(args))
+        target = Version(store, named[at][1])
+        manifest = read_manifest(target, live.compiled, args.state)
+        changes_to_saved(live, loaders(target, manifest, live.compiled, live.runner.engine))
+        tables = {rel: live.change_table(rel) for rel in program.outputs}
+        written = write_outputs(program, live.runner, args.output, args.format, tables)
+    current = store.restore(target.name)
+    store.set_savepoints(named[:at + 1])
+    store.prune()
+    if not args.quiet:
+        err.write(f"rolled the state in {args.state} back to savepoint `{args.rollback_to}` "
+                  f"(now version {current}); wrote the changes of {len(written)} output "
+                  f"relation(s) to {args.output} in {time.perf_counter() - started:.2f} s\n")
     return 0
