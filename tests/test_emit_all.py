@@ -98,6 +98,10 @@ def test_the_update_plan_shows_the_closure_and_its_branches(capsys) -> None:
     assert "stratum Path: closure (when Edge changed)" in out
     assert "the closure's search on the driver" in out and "or, recomputed:" in out
     assert "recompute instead when" in out and "patched in place" in out
+    # the thresholds of those branches: the engine's loop policy and the default choice
+    assert "-- loops: recursive_union=False, partitioned=True" in out
+    assert "search_on_driver_below=200000" in out
+    assert "-- choice (the default): recompute_share=0.5, overdelete_share=0.25" in out
 
 
 def test_the_update_plan_names_the_tables_a_transaction_loads(capsys) -> None:

@@ -11,7 +11,10 @@ engine's policy; the decision itself is made per transaction (``--explain`` of
 """
 from __future__ import annotations
 
+import dataclasses
+
 from dl2sql.compiler.emit import _plan_lines
+from dl2sql.incremental.choice import Choice
 from dl2sql.incremental.bag_nodes import BagPatch, Replace
 from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDriver, Lookup,
                                       OverDeletion, VariantsOnDriver)
@@ -19,11 +22,22 @@ from dl2sql.engines import ENGINES
 from dl2sql.plan.nodes import Choose, Loop, Patch
 
 
+def _policy(engine: str) -> list[str]:
+    """The thresholds the branches below are decided by: the engine's loop policy
+    (:data:`dl2sql.engines.ENGINES`) and the default choice between maintaining and
+    recomputing (:class:`~dl2sql.incremental.choice.Choice`; ``maintain(choice=...)``
+    sets another)."""
+    def fields(obj) -> str:
+        return ", ".join(f"{f.name}={getattr(obj, f.name)}" for f in dataclasses.fields(obj))
+    return [f"-- loops: {fields(ENGINES[engine].loops)}",
+            f"-- choice (the default): {fields(Choice())}"]
+
+
 def emit_update(program, dialect: str) -> str:
     """The update plan of ``program`` on the engine of ``dialect``, as text."""
     engine = next(name for name, e in ENGINES.items() if e.dialect == dialect)
     plan = program.update_for(engine)
-    lines = [f"-- the update plan on {engine}: what one transaction runs"]
+    lines = [f"-- the update plan on {engine}: what one transaction runs", *_policy(engine)]
     for rel, tables in plan.changes.items():  # kind (insert, delete, ...) -> its table
         names = ", ".join(f"{kind} in {t.name}" for kind, t in tables.items())
         lines.append(f"changes of {rel}: the transaction's rows, {names}")
