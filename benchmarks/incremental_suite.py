@@ -51,6 +51,7 @@ from benchmarks.suite_data import WORKLOADS, Workload  # noqa: E402
 SIZES = ("1+1", "10", "100")
 # the long method names of docs/incremental.md, shortened for the table
 SHORT = {"recompute (over-deletion too large)": "gave up",
+         "recompute (over-deletion too large before the insertions)": "gave up early",
          "recompute (DRed gave up recently)": "recompute (backoff)",
          "recompute (the closure gave up recently)": "recompute (backoff)",
          "recompute (recursive aggregation)": "recompute (rec. agg.)",

@@ -147,35 +147,74 @@ def test_inserted_edges_probed_on_the_driver(monkeypatch, engine):
     assert sorted_rows(live.contents("Path")) == sorted(closure(after | {(0, 5)}))
 
 
-def test_giving_up_on_candidates_undoes_the_insertions(program, engine):
-    """Over-deletion share 0: any candidate gives up; the stratum is recomputed from
-    the relation as it was before the insertions of the same transaction."""
+EARLY = "recompute (over-deletion too large before the insertions)"
+LATE = "recompute (over-deletion too large)"
+
+
+def _chain_transaction(program, engine, share: float):
+    """A chain 0 -> ... -> 8 (36 paths) loses its edge (4, 5) and gains (8, 20) and
+    (30, 0): before the insertions 5 sources (0..4 reach 4) times 4 unreached nodes
+    (5..8), after them 6 (30 too) times 5 (20 too). Returns the maintained program
+    and the transaction's changes, checked against the Python closure."""
     chain = {(i, i + 1) for i in range(8)}
     live = maintain_on(program, engine, {"Edge": sorted(chain)},
-                       choice=Choice(recompute_share=None, overdelete_share=0.0,
+                       choice=Choice(recompute_share=None, overdelete_share=share,
                                      estimate_share=None))
     changes = live.apply(insert={"Edge": [(8, 20), (30, 0)]}, delete={"Edge": [(4, 5)]})
-    assert live.last.methods["Path"] == "recompute (over-deletion too large)"
     after = (chain - {(4, 5)}) | {(8, 20), (30, 0)}
     assert sorted_rows(live.contents("Path")) == sorted(closure(after))
     assert sorted_rows(changes["Path"]) == sorted(
         [(s, d, 1) for s, d in closure(after) - closure(chain)]
         + [(s, d, -1) for s, d in closure(chain) - closure(after)])
+    return live
+
+
+def test_giving_up_before_the_insertions(program, engine):
+    """Over-deletion share 0: the candidates of the closure as it was give up already,
+    before any path is inserted (nothing to undo)."""
+    live = _chain_transaction(program, engine, 0.0)
+    assert live.last.methods["Path"] == EARLY
+    assert "Path__ihead" not in live.updater.rows and "Path__added" not in live.updater.rows
+
+
+def test_giving_up_on_candidates_undoes_the_insertions(program, engine):
+    """Share 0.6 of 36 paths (21.6): 20 candidates pass before the insertions, 30
+    after them give up; the stratum is recomputed from the relation as it was
+    before the insertions of the same transaction."""
+    live = _chain_transaction(program, engine, 0.6)
+    assert live.last.methods["Path"] == LATE
+    assert live.updater.rows["Path__added"] > 0  # made, then undone
+
+
+def test_candidates_within_the_share_after_the_insertions(program, engine):
+    """Share 0.9 (32.4): both checks pass, the closure completes."""
+    live = _chain_transaction(program, engine, 0.9)
+    assert live.last.methods["Path"] == "closure"
+
+
+def test_random_transactions_give_up_before_or_after_the_insertions(program, engine):
+    """Share 0.5 on sparse random graphs: transactions that complete, lose nothing, give
+    up before the insertions and after them, every one exact."""
+    methods = check_run(program, engine, 2, nodes=9, count=12, degree=2,
+                        choice=Choice(recompute_share=None, overdelete_share=0.5, backoff=0,
+                                      estimate_share=None))
+    assert {"closure", EARLY, LATE} <= methods, methods
 
 
 def test_after_giving_up_the_closure_waits_before_trying_again(program, engine):
-    """As DRed (tests/test_maintained.py): a give-up costs the insertions made and
-    undone on top of the recomputation, so the next deleting transactions recompute
-    directly; one that only inserts runs the closure, which then is tried again."""
+    """As DRed (tests/test_maintained.py): a give-up costs its search and candidates
+    (and the insertions made and undone, where the check after them gives up) on top
+    of the recomputation, so the next deleting transactions recompute directly; one
+    that only inserts runs the closure, which then is tried again."""
     chain = {(i, i + 1) for i in range(12)}
     live = maintain_on(program, engine, {"Edge": sorted(chain)},
                        choice=Choice(recompute_share=None, overdelete_share=0.05, backoff=1,
                                      estimate_share=None))
-    steps = [([], [(5, 6)], "recompute (over-deletion too large)"),
+    steps = [([], [(5, 6)], EARLY),
              ([], [(0, 1)], "recompute (the closure gave up recently)"),
              ([(40, 41)], [], "closure"),  # no deletion: nothing to give up on
              ([(0, 1)], [(40, 41)], "closure"),  # tried again: one candidate, completes
-             ([], [(2, 3)], "recompute (over-deletion too large)")]
+             ([], [(2, 3)], EARLY)]
     edges = set(chain)
     for inserted, deleted, method in steps:
         live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})

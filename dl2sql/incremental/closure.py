@@ -38,7 +38,14 @@ removed edges ``(a, b)`` not found again:
 The candidates are few when a removed edge was the only way into a few nodes, and
 many when it splits a large strongly connected component: when the nodes that may
 lose paths times the nodes they may lose exceed the executor's over-deletion share of
-``P``'s rows, the stratum is recomputed instead, after the insertions are undone.
+``P``'s rows, the stratum is recomputed instead. That check runs first on ``P`` itself,
+before the insertions: the two tables it multiplies (``L`` and the pairs ``(x, a)``)
+only grow with the paths inserted, so it gives up wherever the check on ``P1`` would
+have given up because of the paths of ``P``, and costs neither the insertions (often
+dozens of statements, one per edge of the longest new path) nor their undo. After the
+insertions, the rows they add to the two tables (a join of the paths inserted, few
+where the first check passed) are added and the check runs again; a give-up there
+undoes the insertions first.
 """
 from __future__ import annotations
 
@@ -60,6 +67,10 @@ from dl2sql.types.model import BOOL
 # a nothing reaches into a large component makes a path to every node of it, one
 # breadth-first level per statement otherwise)
 SPREAD_HEADS = 64
+
+# the method's reason when the check before the insertions gives up (the one after
+# them says "over-deletion too large", as DRed's)
+EARLY = "over-deletion too large before the insertions"
 
 # source aliases no rule uses (lowering names sources t1, t2, ...)
 EDGE, PATH, PATH2, ROW, OTHER = ("dl2sql_edge", "dl2sql_path", "dl2sql_path2", "dl2sql_row",
@@ -142,7 +153,10 @@ class _Closure:
             self.made("minus", [self.scan("lost")], f"{rel}: rows removed",
                       subtract=("added",)),
         ]
-        statements = list(check) + self.insertion() + self.deletion() + changes
+        # the candidates' bound before the insertions, so that a give-up costs neither
+        # the insertions nor their undo; grown by the paths inserted, and checked again
+        statements = (list(check) + self.bound() + self.insertion(self.grown())
+                      + self.deletion() + changes)
         undo = (Patch(b.table(rel), None, b.table(rel, "added")),)
         return ClosureUpdate(tuple(statements), undo, pending)
 
@@ -153,10 +167,11 @@ class _Closure:
             (Source(EDGE, self.edge, "plus"),), (), self.arc(EDGE)), (self.edge, "plus"))],
             f"{self.rel}: inserted edges that are no path yet", subtract=("full",))
 
-    def insertion(self) -> list:
+    def insertion(self, after: list) -> list:
         """From the inserted edges that are no path yet (:meth:`new_edges`), their new
         heads ``(x, b)`` (few of them: with every path from ``b``), then the paths one
-        edge further from the last new ones, until none is new."""
+        edge further from the last new ones, until none is new; then ``after``, where
+        a path was inserted."""
         b, rel = self.b, self.rel
         e_s, e_d = self.arc(EDGE)
         p_s, p_d = self.path(PATH)
@@ -183,47 +198,88 @@ class _Closure:
         return [BySize(b.table(rel, "iedge"), 0, (), (
             heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
                           (Rename(new, b.table(rel, "ihead")),)),
-            *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}")))]
+            *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}"), *after))]
+
+    def unreached(self, paths: str) -> Rows:
+        """The paths ``(a, y)`` of version ``paths`` of the closure from the source
+        ``a`` of a removed edge not found again to a node ``y`` it no longer reaches."""
+        p_s, p_d = self.path(PATH)
+        q_s, _ = self.path(ROW)
+        r_s, r_d = self.path(OTHER)
+        return self.rows(
+            (Source(ROW, self.rel, "pending"), Source(PATH, self.rel, paths)),
+            (self.eq(p_s, q_s),), (p_s, p_d),
+            (AntiJoin(Source(OTHER, self.rel, "reached"),
+                      (self.eq(r_s, p_s), self.eq(r_d, p_d))),))
+
+    def sources(self, paths: str) -> Rows:
+        """The paths ``(x, a)`` of version ``paths`` into the source ``a`` of a removed
+        edge not found again, from a node ``x`` that does not reach its end ``b`` (where
+        the engine has a recursive query to find the nodes that reach ``b``; ``b``
+        itself reaches ``b`` by a path of one edge or more only, so that ``(b, b)``
+        stays a candidate)."""
+        p_s, p_d = self.path(PATH)
+        r_s, r_d = self.path(OTHER)
+        antijoins = []
+        if self.b.policy.recursive_union:
+            c_s, c_d = self.path("dl2sql_reaching")
+            antijoins = [AntiJoin(Source("dl2sql_reaching", self.rel, "reaching"),
+                                  (self.eq(c_s, p_s), self.eq(c_d, r_d)))]
+        return self.rows((Source(OTHER, self.rel, "pending"), Source(PATH, self.rel, paths)),
+                         (self.eq(p_d, r_s),), (p_s, r_s), antijoins)
+
+    def bound(self) -> list:
+        """Before the insertions: ``unreached`` and ``sources`` on the closure ``P`` as
+        it was, and the give-up check on them. Both only grow with the paths inserted
+        (every path of ``P`` is one of ``P1``), so their product is a lower bound of the
+        check after the insertions (:meth:`grown`): a transaction that gives up there
+        gives up here, with no insertion to make and undo."""
+        b, rel = self.b, self.rel
+        r_s, _ = self.path(OTHER)
+        pending = (rel, "pending")
+        unreached = self.made("unreached", [self.part(self.unreached("full"), pending)],
+                              f"{rel}: paths from a removed edge's source to nodes it no "
+                              f"longer reaches")
+        sources = self.made("sources", [
+            self.part(self.rows((Source(OTHER, rel, "pending"),), (), (r_s, r_s)), pending),
+            self.part(self.sources("full"), pending),
+        ], f"{rel}: nodes whose paths through a removed edge's source may be lost")
+        search = [self.reaching()] if b.policy.recursive_union else []
+        return [unreached, *search, sources,
+                Enough((b.table(rel, "sources"), b.table(rel, "unreached")), rel,
+                       EARLY, "overdelete_share")]
+
+    def grown(self) -> list:
+        """After insertions: ``unreached`` and ``sources`` with the rows the inserted
+        paths add (those on ``P1``: a copy of each with a part over ``added``, few rows
+        where the check before passed), and the give-up check on them."""
+        b, rel = self.b, self.rel
+        needs = ((rel, "pending"), (rel, "added"))
+        return [
+            self.made("unew", [self.scan("unreached"), self.part(self.unreached("added"),
+                                                                 *needs)],
+                      f"{rel}: unreached, with the paths inserted"),
+            self.made("snew", [self.scan("sources"), self.part(self.sources("added"), *needs)],
+                      f"{rel}: sources, with the paths inserted"),
+            Rename(b.table(rel, "unreached"), b.table(rel, "unew")),
+            Rename(b.table(rel, "sources"), b.table(rel, "snew")),
+            Enough((b.table(rel, "sources"), b.table(rel, "unreached")), rel,
+                   "over-deletion too large", "overdelete_share"),
+        ]
 
     def deletion(self) -> list:
-        """The candidates of the removed edges not found again, those kept, and the
-        lost ones removed."""
+        """The candidates of the removed edges not found again (from ``sources`` and
+        ``unreached``, :meth:`bound`), those kept, and the lost ones removed."""
         b, rel = self.b, self.rel
         p_s, p_d = self.path(PATH)
         q_s, q_d = self.path(ROW)
-        r_s, r_d = self.path(OTHER)
-        pending = Source(OTHER, rel, "pending")
-        unreached = self.made("unreached", [self.part(self.rows(
-            (Source(ROW, rel, "pending"), Source(PATH, rel, "full")), (self.eq(p_s, q_s),),
-            (p_s, p_d), (AntiJoin(Source(OTHER, rel, "reached"),
-                                  (self.eq(r_s, p_s), self.eq(r_d, p_d))),)),
-            (rel, "pending"))],
-            f"{rel}: paths from a removed edge's source to nodes it no longer reaches")
-        # (x, a): x reaches the removed edge's source a (or is a), and not its end b
-        # (where the engine has a recursive query to find the nodes that reach b; b
-        # itself reaches b by a path of one edge or more only, so that (b, b) stays a
-        # candidate)
-        antijoins, search = [], []
-        if b.policy.recursive_union:
-            search = [self.reaching()]
-            c_s, c_d = self.path("dl2sql_reaching")
-            antijoins = [AntiJoin(Source("dl2sql_reaching", rel, "reaching"),
-                                  (self.eq(c_s, p_s), self.eq(c_d, r_d)))]
-        sources = self.made("sources", [
-            self.part(self.rows((pending,), (), (r_s, r_s)), (rel, "pending")),
-            self.part(self.rows((pending, Source(PATH, rel, "full")), (self.eq(p_d, r_s),),
-                                (p_s, r_s), antijoins), (rel, "pending")),
-        ], f"{rel}: nodes whose paths through a removed edge's source may be lost")
         x_s, x_a = self.path("dl2sql_source")
         candidates = self.made("cand", [self.part(self.rows(
             (Source("dl2sql_source", rel, "sources"), Source(ROW, rel, "unreached"),
              Source(PATH, rel, "full")),
             (self.eq(q_s, x_a), self.eq(p_s, x_s), self.eq(p_d, q_d)), (x_s, q_d)),
             (rel, "sources"), (rel, "unreached"))], f"{rel}: paths that may be lost")
-        return [unreached, *search, sources,
-                Enough((b.table(rel, "sources"), b.table(rel, "unreached")), rel,
-                       "over-deletion too large", "overdelete_share"),
-                candidates, *self.kept(),
+        return [candidates, *self.kept(),
                 self.made("lost", [self.scan("cand")], f"{rel}: paths lost",
                           subtract=("kept",)),
                 Patch(b.table(rel), None, b.table(rel, "lost"))]
