@@ -56,7 +56,7 @@ from dl2sql.plan.nodes import Table
 from dl2sql.runner.errors import engine_errors
 from dl2sql.sqlgen.bag_sql import bag_statement
 from dl2sql.sqlgen.blocks import union_all
-from dl2sql.sqlgen.trees import select_all
+from dl2sql.sqlgen.trees import select_all, set_operand
 
 CHANGES = ("plus", "minus")
 
@@ -377,14 +377,5 @@ def _less(rows: list[Table], less: list[Table]) -> Optional[exp.Expression]:
     query = union_all([select_all(t.name) for t in rows])
     if not less:
         return query
-    return exp.except_(_operand(query), _operand(union_all([select_all(t.name) for t in less])),
-                       distinct=False)
-
-
-def _operand(q: exp.Expression) -> exp.Expression:
-    """``q`` as an operand of another set operation (a set operation in a subquery:
-    SQL's precedence of INTERSECT, and EXCEPT's right side, would otherwise bind it)."""
-    if isinstance(q, exp.SetOperation):
-        return exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
-            this=q, alias=exp.TableAlias(this=exp.to_identifier("copies"))))
-    return q
+    return exp.except_(set_operand(query, "copies"), set_operand(union_all(
+        [select_all(t.name) for t in less]), "copies"), distinct=False)

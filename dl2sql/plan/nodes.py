@@ -194,7 +194,7 @@ class Loop:
 
     ``steps_per_check`` bodies run per termination test, counting only in the last,
     after the first test and while no counted delta has reached ``fuse_below_rows``
-    rows (one body per test otherwise); see :func:`dl2sql.plan.interpret.steps`."""
+    rows (one body per test otherwise); see :func:`dl2sql.plan.fixpoint.steps_for`."""
 
     body: tuple["Stmt", ...]
     until_empty: tuple[str, ...]

@@ -20,7 +20,7 @@ from dl2sql.incremental.bag_nodes import (BagCommon, BagHolding, BagMinus, BagPa
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Materialize, Part, Rows, Scan
 from dl2sql.sqlgen.blocks import union_all
-from dl2sql.sqlgen.trees import select_all, table
+from dl2sql.sqlgen.trees import select_all, set_operand, table
 
 
 class BagDeferred:
@@ -100,12 +100,8 @@ def _keep_duplicates(q: exp.Expression) -> exp.Expression:
 
 
 def _wrapped(q: exp.Expression) -> exp.Expression:
-    """``q`` as an operand of another set operation (SQL's INTERSECT binds tighter
-    than UNION and EXCEPT: a set operation goes in a subquery)."""
-    if isinstance(q, exp.SetOperation):
-        return exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
-            this=q, alias=exp.TableAlias(this=exp.to_identifier("copies"))))
-    return q
+    """``q`` as an operand of another set operation (:func:`set_operand`)."""
+    return set_operand(q, "copies")
 
 
 # -- lowering -----------------------------------------------------------------------------

@@ -46,5 +46,15 @@ def select_all(name: str) -> exp.Select:
     """``SELECT * FROM name``."""
     return exp.Select(expressions=[exp.Star()]).from_(table(name))
 
+
+def set_operand(q: exp.Expression, alias: str) -> exp.Expression:
+    """``q`` as an operand of another set operation: a set operation goes in a
+    subquery named ``alias`` (SQL's INTERSECT binds tighter than UNION and EXCEPT, and
+    the right side of an EXCEPT would otherwise take it apart)."""
+    if isinstance(q, exp.SetOperation):
+        return exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+            this=q, alias=exp.TableAlias(this=exp.to_identifier(alias))))
+    return q
+
 class InsideLambda(Exception):
     """Raised when a closure body compiled as a SQL lambda needs the interpreter."""

@@ -25,7 +25,7 @@ from dl2sql.incremental.bag_nodes import BAG_STATEMENTS, bag_query
 from dl2sql.sqlgen.bag_sql import bag_plan_sql, bag_statement
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.plan_sql import Lowering
-from dl2sql.sqlgen.trees import cast, select_all, table
+from dl2sql.sqlgen.trees import cast, select_all, set_operand, table
 from dl2sql.sqlgen.types import sql_type
 
 
@@ -53,9 +53,7 @@ class Deferred:
             inner = self._assemble(q.query, empty)
             if inner is None or q.table in empty:
                 return inner if isinstance(q, Subtract) else None
-            if isinstance(inner, exp.SetOperation):  # INTERSECT binds tighter than UNION
-                inner = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
-                    this=inner, alias=exp.TableAlias(this=exp.to_identifier("variants"))))
+            inner = set_operand(inner, "variants")
             combine = (self.dialect.difference if isinstance(q, Subtract)
                        else self.dialect.intersection)
             return combine(inner, q.table, list(q.columns))
