@@ -14,10 +14,14 @@ A :class:`~dl2sql.plan.nodes.Fixpoint` becomes, by the policy:
 - for a transitive closure on an engine that pays much per iteration, a
   :class:`~dl2sql.plan.nodes.Choose` between that loop and the doubling rule's
   (:mod:`dl2sql.passes.doubling`), decided at run time by the graph's shape;
-- recursion through a ``group_by``, on every engine, a naive :class:`Loop` (DDlog's
-  meaning, :mod:`dl2sql.passes.stratify`): from empty relations, each iteration makes
-  the aggregations' helper relations, then every member's rows from all its rules
-  (``R__next``), counts the rows that differ from the last iteration's
+- recursion through a ``group_by`` whose aggregates are ``min`` or ``max`` of values
+  that flow back in order (:mod:`dl2sql.plan.lattice`), a semi-naive lattice
+  :class:`Loop`: per iteration, the new candidates from the values that improved
+  in the last one, and each key's best new candidate where it beats the value held;
+- any other recursion through a ``group_by``, on every engine, a naive :class:`Loop`
+  (DDlog's meaning, :mod:`dl2sql.passes.stratify`): from empty relations, each
+  iteration makes the aggregations' helper relations, then every member's rows from
+  all its rules (``R__next``), counts the rows that differ from the last iteration's
   (``R__changed``) and replaces the relations, until no member changed.
 
 The policy also sets how many loop bodies run per termination test (one Spark job runs
@@ -33,9 +37,10 @@ from typing import Optional
 
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name
-from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Fixpoint, Load,
-                               Loop, Materialize, Plan, Rename, Rows, Scan, Subtract, Table,
-                               Union, RecursiveUnion)
+from dl2sql.plan.lattice import Lattice, lattice_of
+from dl2sql.plan.nodes import (Append, Best, Choose, Column, Distribute, EdgeProbe, Fixpoint,
+                               Improve, Load, Loop, Materialize, Plan, Rename, Rows, Scan,
+                               Subtract, Table, Union, RecursiveUnion)
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
 from dl2sql.types.model import TSigned, TypeEnv
@@ -67,7 +72,10 @@ class LoopPolicy:
     ``search_on_driver_below``: a maintained transitive closure whose edge relation has
     at most this many rows searches it on the driver for the paths a transaction's
     deletions leave, and for the inserted edges that are no path yet
-    (:mod:`dl2sql.incremental.closure_search`; 0: never)."""
+    (:mod:`dl2sql.incremental.closure_search`; 0: never).
+    ``lattice``: recursion through a ``min`` or ``max`` that :mod:`dl2sql.plan.lattice`
+    accepts is evaluated semi-naively as a lattice fixpoint (else, as every other
+    recursion through a ``group_by``, by naive iteration)."""
 
     recursive_union: bool = False
     partitioned: bool = False
@@ -77,6 +85,7 @@ class LoopPolicy:
     closure_by_doubling: bool = False
     constant_rows: int = 0
     search_on_driver_below: int = 0
+    lattice: bool = True
 
 
 @dataclass(frozen=True)
@@ -130,7 +139,9 @@ class _Planner:
 
     def fixpoint(self, f: Fixpoint) -> list:
         if f.group_steps:
-            return self._naive(f)
+            shape = lattice_of(f, self.p.blocks, self.p.layouts) if self.policy.lattice \
+                else None
+            return self._lattice(f, shape) if shape else self._naive(f)
         rel = f.relations[0]
         if self.policy.closure_by_doubling and rel in self.p.closures:
             return [self._closure(f, *self.p.closures[rel])]
@@ -237,6 +248,75 @@ class _Planner:
                     fuse_below_rows=self.policy.fuse_below_rows if steps_per_check > 1
                     else float("inf"))
         return init + [loop]
+
+    def _lattice(self, f: Fixpoint, shape: Lattice) -> list:
+        """Recursion through ``min`` or ``max``, semi-naive (:mod:`dl2sql.plan.lattice`).
+        In the loop an aggregate's table holds every value that improved on the ones
+        before it (a key's best is the one that counts: the older stay, as rows of a
+        semi-naive loop do) and a candidate's table every candidate found. After it,
+        each aggregate keeps its best value per key, and the other relations of the
+        stratum are made once from those, as the naive iteration leaves them. Like the
+        naive loop's, the tables carry no partition key."""
+        made = [a.relation for a in shape.aggregates]
+        members = set(made) | set(shape.candidates)
+        init, body, swap, after = [], [], [], []
+        for rel in shape.candidates:
+            base = tuple(Rows(b) for b in self.p.blocks.get(rel, [])
+                         if not any(src.relation in members for src in b.sources))
+            init.append(Materialize(self.table(rel, keys={}), Union(rel, base),
+                                    comment=f"{rel}: non-recursive rules"))
+            init.append(Materialize(self.table(rel, "delta", {}), Scan(table_name(rel)),
+                                    comment=f"{rel}: first delta"))
+            variants = tuple(Rows(b.with_delta(i)) for b in self.p.blocks.get(rel, [])
+                             for i, src in enumerate(b.sources) if src.relation in members)
+            body.append(Materialize(
+                self.table(rel, "new", {}), Subtract(Union(rel, variants), table_name(rel),
+                                                     self._columns(rel)),
+                count=True, comment=f"{rel}: new candidates of this iteration"))
+        for a in shape.aggregates:
+            for version in ("full", "delta"):
+                init.append(Materialize(self.table(a.relation, version, {}),
+                                        Union(a.relation, ()),
+                                        comment=f"{a.relation}: no value yet"))
+            [rows] = self.p.blocks[a.rows]
+            variants = tuple(Rows(rows.with_delta(i)) for i, src in enumerate(rows.sources)
+                             if src.relation in members)
+            pairs = dict(a.keys + (a.value,))
+            best = Best(Union(a.rows, variants, bag=True), tuple(r for _, r in a.keys),
+                        a.value[1], a.direction,
+                        tuple((c, pairs[c]) for c in self._columns(a.relation)))
+            improved = Improve(best, table_name(a.relation), tuple(k for k, _ in a.keys),
+                               a.value[0], a.direction)
+            body.append(Materialize(self.table(a.relation, "new", {}), improved, count=True,
+                                    comment=f"{a.relation}: keys whose {a.direction} "
+                                            "improved in this iteration"))
+            columns = self._columns(a.relation)
+            after.append(Materialize(
+                self.table(a.relation, "best", {}),
+                Best(Scan(table_name(a.relation)), tuple(k for k, _ in a.keys), a.value[0],
+                     a.direction, tuple((c, c) for c in columns)),
+                comment=f"{a.relation}: the best value of each key"))
+            after.append(Rename(self.table(a.relation, keys={}),
+                                self.table(a.relation, "best", {})))
+        for rel in [*shape.candidates, *made]:
+            swap.append(Append(self.table(rel, keys={}), self.table(rel, "new", {})))
+            swap.append(Rename(self.table(rel, "delta", {}), self.table(rel, "new", {})))
+        for rel in shape.candidates:
+            after.append(Materialize(self.table(rel, keys={}), self._all_rules(rel),
+                                     comment=f"{rel}: every rule, on the final values"))
+        for rel in f.group_steps:
+            after.append(Materialize(self.table(rel, keys={}), self._all_rules(rel, f.bags),
+                                     comment=f"{rel}: a group_by step, on the final values"))
+        order = [r for r in f.relations if r in members]
+        until = tuple(table_name(r, "new") for r in order)
+        steps = self.policy.steps_per_check
+        loop = Loop(tuple(body + swap), until, ", ".join(order), steps_per_check=steps,
+                    fuse_below_rows=self.policy.fuse_below_rows if steps > 1
+                    else float("inf"))
+        return init + [loop] + after
+
+    def _columns(self, rel: str) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.p.layouts[rel].columns)
 
     def _all_rules(self, rel: str, bags: tuple[str, ...] = ()) -> Union:
         return Union(rel, tuple(Rows(b) for b in self.p.blocks.get(rel, [])), rel in bags)

@@ -127,6 +127,32 @@ class Intersect:
 
 
 @dataclass(frozen=True)
+class Best:
+    """One row per distinct ``keys`` of ``query``'s rows, with the least (``direction``
+    "min") or greatest ("max") ``value`` among them. ``columns`` names the result's
+    columns, in order: (result column, column of ``query``), the value's among them."""
+
+    query: object
+    keys: tuple[str, ...]
+    value: str
+    direction: str
+    columns: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Improve:
+    """The rows of ``query`` (one per ``keys``) whose ``value`` is better than that of
+    every row of table ``table`` with the same keys: less for ``direction`` "min",
+    greater for "max" (a lattice loop's new values, :mod:`dl2sql.plan.lattice`)."""
+
+    query: object
+    table: str
+    keys: tuple[str, ...]
+    value: str
+    direction: str
+
+
+@dataclass(frozen=True)
 class Part:
     """One query of a :class:`Parts`: empty whenever one of the tables ``needs`` (read
     by a join, not by a negation) is empty."""

@@ -140,6 +140,40 @@ def _spark_join(new: exp.Expression, old: str, columns: list[str], kind: str) ->
     ).join(table(old, OLD), on=on, join_type=kind)
 
 
+def _beaten(new: exp.Expression, old: str, keys: list[str], value: str,
+            direction: str) -> exp.Expression:
+    """The condition that a row of ``old`` has the keys of the ``new`` row and a value
+    at least as good (a lattice loop's candidate that improves nothing)."""
+    def col(alias: str, c: str) -> exp.Column:
+        return exp.column(c, table=alias, quoted=True)
+    better = exp.LTE if direction == "min" else exp.GTE
+    return exp.and_(*[exp.EQ(this=col(OLD, c), expression=col(NEW, c)) for c in keys],
+                    better(this=col(OLD, value), expression=col(NEW, value)))
+
+
+def _new_rows(new: exp.Expression) -> exp.Select:
+    star = exp.Column(this=exp.Star(), table=exp.to_identifier(NEW, quoted=True))
+    return exp.Select(expressions=[star]).from_(
+        exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier(NEW, quoted=True))))
+
+
+def _improvement_not_exists(new: exp.Expression, old: str, keys: list[str], value: str,
+                            direction: str) -> exp.Expression:
+    # DuckDB makes the correlated NOT EXISTS an anti-join on the keys that builds on
+    # the smaller side, the comparison of values a condition of the join
+    found = exp.Exists(this=exp.Select(expressions=[exp.Literal.number(1)]).from_(
+        table(old, OLD)).where(_beaten(new, old, keys, value, direction)))
+    return _new_rows(new).where(exp.Not(this=found))
+
+
+def _spark_improvement(new: exp.Expression, old: str, keys: list[str], value: str,
+                       direction: str) -> exp.Expression:
+    # written as the anti-join it is (equal keys, the value a condition of the join),
+    # as Spark's set difference is (below)
+    return _new_rows(new).join(table(old, OLD), on=_beaten(new, old, keys, value, direction),
+                               join_type="LEFT ANTI")
+
+
 def _spark_distribute(select: exp.Select, columns: list[str]) -> exp.Expression:
     # ``SELECT DISTINCT ... DISTRIBUTE BY`` would shuffle twice (the DISTINCT first, on
     # all columns). Distributing the rows before the DISTINCT gives it, and the set
@@ -258,6 +292,9 @@ class Dialect:
     hof: HigherOrder = SPARK_HOF
     # rows of a duplicate-free query not in a table: (query, table, columns) -> query
     difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
+    # the rows of a query (one per key) whose value beats every row of a table with
+    # the same keys: (query, table, keys, value column, "min" or "max") -> query
+    improvement: Callable[..., exp.Expression] = _improvement_not_exists
     # the rows of a duplicate-free query that a table also holds
     intersection: Callable[[exp.Expression, str, list[str]], exp.Expression] = _intersect
     # an expression that fails the query with the given message
@@ -299,6 +336,7 @@ def _spark_string(text: str) -> exp.Expression:
 SPARK = Dialect("spark", _spark_decimal_div,
                 lambda s: exp.Anonymous(this="octet_length", expressions=[s]),
                 _spark_explode, difference=_spark_anti_join,
+                improvement=_spark_improvement,
                 intersection=_spark_semi_join, distribute=_spark_distribute,
                 store_partitioned=_spark_store_partitioned, string=_spark_string,
                 float_div=_spark_ieee_div)

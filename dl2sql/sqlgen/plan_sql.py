@@ -6,8 +6,9 @@ import dataclasses
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import (Choose, Column, Distribute, EdgeProbe, Fixpoint, Materialize,
-                               Plan, RecursiveUnion, Rows, Scan, Subtract, Table, Union)
+from dl2sql.plan.nodes import (Best, Choose, Column, Distribute, EdgeProbe, Fixpoint, Improve,
+                               Materialize, Plan, RecursiveUnion, Rows, Scan, Subtract, Table,
+                               Union)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
@@ -92,6 +93,11 @@ class Lowering:
             return select_all(q.name).with_(
                 exp.TableAlias(this=exp.to_identifier(q.name, quoted=True), columns=columns),
                 as_=body, recursive=True)
+        if isinstance(q, Best):
+            return self.best(q)
+        if isinstance(q, Improve):
+            return self.ec.dialect.improvement(self.query(q.query), q.table, list(q.keys),
+                                               q.value, q.direction)
         if isinstance(q, EdgeProbe):
             src = exp.column(q.source, quoted=True)
             return exp.Select(expressions=[
@@ -99,6 +105,19 @@ class Lowering:
                 exp.alias_(exp.Count(this=exp.Distinct(expressions=[src])), "sources",
                            quoted=True)]).from_(table(q.table))
         raise TypeError(f"not a plan query: {q!r}")
+
+    def best(self, q: Best) -> exp.Expression:
+        """``SELECT keys, MIN(value) ... GROUP BY keys`` (or ``MAX``)."""
+        aggregate = exp.Min if q.direction == "min" else exp.Max
+        columns = []
+        for name, source in q.columns:
+            c = exp.column(source, quoted=True)
+            columns.append(exp.alias_(aggregate(this=c) if source == q.value else c, name,
+                                      quoted=True))
+        rows = exp.Subquery(this=self.query(q.query),
+                            alias=exp.TableAlias(this=exp.to_identifier("dl2sql_rows")))
+        return exp.Select(expressions=columns).from_(rows).group_by(
+            *[exp.column(k, quoted=True) for k in q.keys])
 
     def rows(self, b) -> exp.Expression:
         self.ec.rule_span = b.span  # names the rule in a UDF's failure messages
