@@ -37,10 +37,11 @@ from typing import Optional
 
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name
-from dl2sql.plan.lattice import Lattice, lattice_of
-from dl2sql.plan.nodes import (Append, Best, Choose, Column, Distribute, EdgeProbe, Fixpoint,
-                               Improve, Load, Loop, Materialize, Plan, Rename, Rows, Scan,
-                               Subtract, Table, Union, RecursiveUnion)
+from dl2sql.plan.lattice import lattice_of
+from dl2sql.plan.lattice_loop import lattice_loop
+from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Fixpoint, Load,
+                               Loop, Materialize, Plan, Rename, Rows, Scan, Subtract, Table,
+                               Union, RecursiveUnion)
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
 from dl2sql.types.model import TSigned, TypeEnv
@@ -141,7 +142,7 @@ class _Planner:
         if f.group_steps:
             shape = lattice_of(f, self.p.blocks, self.p.layouts) if self.policy.lattice \
                 else None
-            return self._lattice(f, shape) if shape else self._naive(f)
+            return lattice_loop(self, f, shape) if shape else self._naive(f)
         rel = f.relations[0]
         if self.policy.closure_by_doubling and rel in self.p.closures:
             return [self._closure(f, *self.p.closures[rel])]
@@ -229,10 +230,10 @@ class _Planner:
             init.append(Materialize(self.table(rel, keys={}), Union(rel, ()),
                                     comment=f"{rel}: empty before the first iteration"))
         for rel in f.group_steps:
-            body.append(Materialize(self.table(rel, keys={}), self._all_rules(rel, f.bags),
+            body.append(Materialize(self.table(rel, keys={}), self.all_rules(rel, f.bags),
                                     comment=f"{rel}: a group_by step of this iteration"))
         for rel in members:
-            body.append(Materialize(self.table(rel, "next", {}), self._all_rules(rel),
+            body.append(Materialize(self.table(rel, "next", {}), self.all_rules(rel),
                                     comment=f"{rel}: every rule, on the last iteration"))
         for rel in members:
             columns = tuple(n for n, _ in self.p.layouts[rel].columns)
@@ -249,76 +250,12 @@ class _Planner:
                     else float("inf"))
         return init + [loop]
 
-    def _lattice(self, f: Fixpoint, shape: Lattice) -> list:
-        """Recursion through ``min`` or ``max``, semi-naive (:mod:`dl2sql.plan.lattice`).
-        In the loop an aggregate's table holds every value that improved on the ones
-        before it (a key's best is the one that counts: the older stay, as rows of a
-        semi-naive loop do) and a candidate's table every candidate found. After it,
-        each aggregate keeps its best value per key, and the other relations of the
-        stratum are made once from those, as the naive iteration leaves them. Like the
-        naive loop's, the tables carry no partition key."""
-        made = [a.relation for a in shape.aggregates]
-        members = set(made) | set(shape.candidates)
-        init, body, swap, after = [], [], [], []
-        for rel in shape.candidates:
-            base = tuple(Rows(b) for b in self.p.blocks.get(rel, [])
-                         if not any(src.relation in members for src in b.sources))
-            init.append(Materialize(self.table(rel, keys={}), Union(rel, base),
-                                    comment=f"{rel}: non-recursive rules"))
-            init.append(Materialize(self.table(rel, "delta", {}), Scan(table_name(rel)),
-                                    comment=f"{rel}: first delta"))
-            variants = tuple(Rows(b.with_delta(i)) for b in self.p.blocks.get(rel, [])
-                             for i, src in enumerate(b.sources) if src.relation in members)
-            body.append(Materialize(
-                self.table(rel, "new", {}), Subtract(Union(rel, variants), table_name(rel),
-                                                     self._columns(rel)),
-                count=True, comment=f"{rel}: new candidates of this iteration"))
-        for a in shape.aggregates:
-            for version in ("full", "delta"):
-                init.append(Materialize(self.table(a.relation, version, {}),
-                                        Union(a.relation, ()),
-                                        comment=f"{a.relation}: no value yet"))
-            [rows] = self.p.blocks[a.rows]
-            variants = tuple(Rows(rows.with_delta(i)) for i, src in enumerate(rows.sources)
-                             if src.relation in members)
-            pairs = dict(a.keys + (a.value,))
-            best = Best(Union(a.rows, variants, bag=True), tuple(r for _, r in a.keys),
-                        a.value[1], a.direction,
-                        tuple((c, pairs[c]) for c in self._columns(a.relation)))
-            improved = Improve(best, table_name(a.relation), tuple(k for k, _ in a.keys),
-                               a.value[0], a.direction)
-            body.append(Materialize(self.table(a.relation, "new", {}), improved, count=True,
-                                    comment=f"{a.relation}: keys whose {a.direction} "
-                                            "improved in this iteration"))
-            columns = self._columns(a.relation)
-            after.append(Materialize(
-                self.table(a.relation, "best", {}),
-                Best(Scan(table_name(a.relation)), tuple(k for k, _ in a.keys), a.value[0],
-                     a.direction, tuple((c, c) for c in columns)),
-                comment=f"{a.relation}: the best value of each key"))
-            after.append(Rename(self.table(a.relation, keys={}),
-                                self.table(a.relation, "best", {})))
-        for rel in [*shape.candidates, *made]:
-            swap.append(Append(self.table(rel, keys={}), self.table(rel, "new", {})))
-            swap.append(Rename(self.table(rel, "delta", {}), self.table(rel, "new", {})))
-        for rel in shape.candidates:
-            after.append(Materialize(self.table(rel, keys={}), self._all_rules(rel),
-                                     comment=f"{rel}: every rule, on the final values"))
-        for rel in f.group_steps:
-            after.append(Materialize(self.table(rel, keys={}), self._all_rules(rel, f.bags),
-                                     comment=f"{rel}: a group_by step, on the final values"))
-        order = [r for r in f.relations if r in members]
-        until = tuple(table_name(r, "new") for r in order)
-        steps = self.policy.steps_per_check
-        loop = Loop(tuple(body + swap), until, ", ".join(order), steps_per_check=steps,
-                    fuse_below_rows=self.policy.fuse_below_rows if steps > 1
-                    else float("inf"))
-        return init + [loop] + after
-
-    def _columns(self, rel: str) -> tuple[str, ...]:
+    def columns(self, rel: str) -> tuple[str, ...]:
+        """The names of ``rel``'s columns."""
         return tuple(n for n, _ in self.p.layouts[rel].columns)
 
-    def _all_rules(self, rel: str, bags: tuple[str, ...] = ()) -> Union:
+    def all_rules(self, rel: str, bags: tuple[str, ...] = ()) -> Union:
+        """Every rule of ``rel``, on the full tables."""
         return Union(rel, tuple(Rows(b) for b in self.p.blocks.get(rel, [])), rel in bags)
 
     @staticmethod

@@ -1,0 +1,108 @@
+"""The statements of a lattice loop: recursion through ``min`` or ``max`` evaluated
+semi-naively, for a stratum :mod:`dl2sql.plan.lattice` accepted (loop planning,
+:mod:`dl2sql.plan.loops`, calls it).
+
+Each round, an aggregate ``A``'s new values are the best candidate per key among the
+candidates of the last round, where it beats every value ``A`` holds
+(:class:`~dl2sql.plan.nodes.Improve`); the next candidates come from those new values
+only. During the loop ``A`` keeps every value that improved on the ones before it (a
+key's best is the one that counts: the older stay, as rows of a semi-naive loop do).
+After it, each aggregate keeps its best value per key, and the other relations of the
+stratum are made once from those, as DDlog's naive iteration leaves them.
+
+Where every rule of the stratum reads one relation of it at most (shortest paths,
+components: the common case), the candidates of a round are all the loop needs of
+them (``C__delta``, not kept); otherwise a candidate relation accumulates as in any
+semi-naive loop, so that a rule joining two of them sees all of each. Like the naive
+loop's, the tables carry no partition key.
+"""
+from __future__ import annotations
+
+from dl2sql.plan.build import table_name
+from dl2sql.plan.lattice import Aggregate, Lattice
+from dl2sql.plan.nodes import (Append, Best, Fixpoint, Improve, Loop, Materialize, Rename, Rows,
+                               Scan, Subtract, Union)
+
+
+def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
+    """``f`` as a lattice loop, and the statements that finish its relations;
+    ``planner`` is loop planning's (:class:`dl2sql.plan.loops._Planner`)."""
+    blocks = planner.p.blocks
+    made = [a.relation for a in shape.aggregates]
+    members = set(made) | set(shape.candidates)
+
+    def reads(b) -> int:
+        return sum(src.relation in members for src in b.sources)
+
+    streamed = all(reads(b) <= 1 for rel in shape.candidates for b in blocks.get(rel, [])) \
+        and all(reads(blocks[a.rows][0]) == 1 for a in shape.aggregates)
+
+    def table(rel: str, version: str = "full"):
+        return planner.table(rel, version, {})
+
+    def variants(rel: str) -> tuple:
+        return tuple(Rows(b.with_delta(i)) for b in blocks.get(rel, [])
+                     for i, src in enumerate(b.sources) if src.relation in members)
+
+    init, body, swap, after = [], [], [], []
+    for rel in shape.candidates:
+        base = Union(rel, tuple(Rows(b) for b in blocks.get(rel, []) if not reads(b)))
+        if streamed:
+            init.append(Materialize(table(rel, "delta"), base,
+                                    comment=f"{rel}: candidates of the non-recursive rules"))
+            swap.append(Materialize(table(rel, "delta"), Union(rel, variants(rel), bag=True),
+                                    comment=f"{rel}: candidates from the improved values"))
+            continue
+        init.append(Materialize(table(rel), base, comment=f"{rel}: non-recursive rules"))
+        init.append(Materialize(table(rel, "delta"), Scan(table_name(rel)),
+                                comment=f"{rel}: first delta"))
+        body.append(Materialize(
+            table(rel, "new"), Subtract(Union(rel, variants(rel)), table_name(rel),
+                                        planner.columns(rel)),
+            count=True, comment=f"{rel}: new candidates of this iteration"))
+    for a in shape.aggregates:
+        for version in ("full", "delta"):
+            init.append(Materialize(table(a.relation, version), Union(a.relation, ()),
+                                    comment=f"{a.relation}: no value yet"))
+        body.append(Materialize(table(a.relation, "new"), _improved(planner, a, variants),
+                                count=True, comment=f"{a.relation}: keys whose {a.direction} "
+                                                    "improved in this iteration"))
+        after += _best(planner, a)
+    grown = made if streamed else [*shape.candidates, *made]
+    moves = []
+    for rel in grown:
+        moves.append(Append(table(rel), table(rel, "new")))
+        moves.append(Rename(table(rel, "delta"), table(rel, "new")))
+    for rel in shape.candidates:
+        after.append(Materialize(table(rel), planner.all_rules(rel),
+                                 comment=f"{rel}: every rule, on the final values"))
+    for rel in f.group_steps:
+        after.append(Materialize(table(rel), planner.all_rules(rel, f.bags),
+                                 comment=f"{rel}: a group_by step, on the final values"))
+    order = [r for r in f.relations if r in grown]
+    steps = planner.policy.steps_per_check
+    loop = Loop(tuple(body + moves + swap), tuple(table_name(r, "new") for r in order),
+                ", ".join(r for r in f.relations if r in members), steps_per_check=steps,
+                fuse_below_rows=planner.policy.fuse_below_rows if steps > 1 else float("inf"))
+    return init + [loop] + after
+
+
+def _improved(planner, a: Aggregate, variants) -> Improve:
+    """``A``'s new values: the best of the last round's candidates per key, where it
+    beats every value held."""
+    pairs = dict(a.keys + (a.value,))
+    best = Best(Union(a.rows, variants(a.rows), bag=True), tuple(r for _, r in a.keys),
+                a.value[1], a.direction,
+                tuple((c, pairs[c]) for c in planner.columns(a.relation)))
+    return Improve(best, table_name(a.relation), tuple(k for k, _ in a.keys), a.value[0],
+                   a.direction)
+
+
+def _best(planner, a: Aggregate) -> list:
+    """After the loop: ``A`` with each key's best value only."""
+    columns = planner.columns(a.relation)
+    best = Best(Scan(table_name(a.relation)), tuple(k for k, _ in a.keys), a.value[0],
+                a.direction, tuple((c, c) for c in columns))
+    return [Materialize(planner.table(a.relation, "best", {}), best,
+                        comment=f"{a.relation}: the best value of each key"),
+            Rename(planner.table(a.relation, keys={}), planner.table(a.relation, "best", {}))]
