@@ -34,6 +34,8 @@ from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, inserti
                                          insertion_steps, key_of, narrowed, reads,
                                          rederivations)
 from dl2sql.incremental.bags import BagBuilder
+from dl2sql.incremental.lattice_update import LATTICE, lattice_update
+from dl2sql.plan.lattice import lattice_of
 from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name, transform_statement
 from dl2sql.plan.loops import LoopPolicy, plan_loops
@@ -256,6 +258,12 @@ class _Builder:
                                  tuple(sorted(set(s.transform.relations))), (), recompute,
                                  diff)
         if s.aggregated:  # an aggregate row may go when its group grows: no delta rules
+            lattice = self.lattice(s)
+            if lattice is not None:  # but min and max only improve while rows are added
+                negated = {aj.source.relation for b in blocks
+                           for aj in getattr(b, "antijoins", ())}
+                return StratumUpdate(tuple(s.relations), LATTICE, read, tuple(lattice),
+                                     recompute, diff, tuple(sorted(negated - members)))
             return StratumUpdate(tuple(s.relations), RECURSIVE_AGGREGATION, read, (),
                                  recompute, diff)
         closure = None
@@ -275,6 +283,16 @@ class _Builder:
                              tuple(sorted(negated - members)),
                              closure.undo if closure else (),
                              closure.pending if closure else None)
+
+    def lattice(self, s: Stratum):
+        """A lattice stratum's statements for transactions that only add to what it
+        reads (:mod:`dl2sql.incremental.lattice_update`), or None."""
+        if not self.policy.lattice:
+            return None
+        bags = tuple(r for r in s.group_steps if r in self.repeated)
+        shape = lattice_of(Fixpoint(tuple(s.relations), s.group_steps, bags), self.p.blocks,
+                           self.p.layouts)
+        return shape and lattice_update(self, shape, s.group_steps)
 
     def recompute(self, s: Stratum) -> tuple[tuple, tuple]:
         """The stratum evaluated from scratch, and its changes against ``R__old``."""
