@@ -17,7 +17,6 @@ from sqlglot import exp
 
 from dl2sql.incremental.bag_execute import BagUpdates
 from dl2sql.incremental.build import RECURSIVE_AGGREGATION, written
-from dl2sql.incremental.lattice_update import LATTICE
 from dl2sql.incremental.choice import Choice, History
 from dl2sql.incremental.decisive import decisive_tables
 from dl2sql.incremental.driver_work import DriverWork
@@ -209,9 +208,7 @@ class Updater:
         method = s.method
         past = self._past = self.history.setdefault(s.name, History())
         changed = self._changed_rows(s)
-        if s.method == LATTICE and self._deletes(s):  # values may get worse
-            method = RECURSIVE_AGGREGATION
-        elif s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
+        if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
         elif s.method in GIVE_UP_NAMES and past.skip and self._deletes(s):
             past.skip -= 1

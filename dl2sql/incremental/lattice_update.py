@@ -1,29 +1,36 @@
 """Maintenance of a stratum whose recursion goes through ``min`` or ``max`` (a lattice
-stratum, :mod:`dl2sql.plan.lattice`) when a transaction only adds to what it reads.
+stratum, :mod:`dl2sql.plan.lattice`), as delete and rederive over the lattice.
 
-Rows added to the relations the stratum reads (or removed from those it negates) only
-add candidates, so an aggregate's values only improve: the lattice loop of the
-evaluation (:mod:`dl2sql.plan.lattice_loop`) goes on from the values stored, seeded
-with the candidates of the added rows, and its work is that of the improvements. The
-values gained make the aggregate's ``plus`` (each key's best) and ``minus`` (the
-values they replace); the stratum's other relations (the candidates, the group's
-helper relations) then follow by the delta rules of non-recursive strata
-(:meth:`dl2sql.incremental.build._Builder.rules`, ``group``) over those changes.
+Rows added to the relations the stratum reads only add candidates, so values only
+improve; rows removed may take away the candidate a key's value came from. So:
 
-A transaction that removes rows there (or adds to a negated relation) may make values
-worse, which no improvement finds: the stratum is then evaluated anew, as before
-(``recompute (recursive aggregation)``, :mod:`dl2sql.incremental.execute`).
+1. **Suspects.** A key whose stored value equals a candidate the removed rows may have
+   made (a superset) is suspect, and so, round by round, is a key whose value equals a
+   candidate made from a suspect's value. Every key that may lose its value is found;
+   the others keep theirs, supported by candidates that stay.
+2. **Rederivation.** The suspects' values are removed; their candidates from the
+   values that stay (and the rows below, after the transaction), and the candidates
+   of the rows added, seed the evaluation's lattice loop
+   (:mod:`dl2sql.plan.lattice_loop`), which goes on from the stored values: its
+   rounds handle only the keys that improve on what is held.
+3. **Changes.** The values gained (each key's best) and the suspects' old values give
+   the aggregate's net ``plus`` and ``minus``; the stratum's candidates and the
+   group's helper relations then follow by the delta rules of non-recursive strata
+   (:meth:`dl2sql.incremental.build._Builder.rules`, ``group``) over those changes.
+
+A transaction that only adds finds no suspect, and is the lattice loop alone.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from dl2sql.incremental.nodes import Enough
-from dl2sql.incremental.variants import insertion_seeds
+from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
-from dl2sql.plan.nodes import (Append, Best, Improve, Loop, Materialize, Part, Parts, Rename,
-                               Rows, Scan, Union)
+from dl2sql.plan.nodes import (Append, Best, Improve, Intersect, Loop, Materialize, Part, Parts,
+                               Patch, Rename, Rows, Scan, Union)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -33,9 +40,9 @@ LATTICE = "lattice"
 
 
 def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Optional[list]:
-    """The statements of a transaction that only adds to what the stratum reads, or
-    None where the stratum's shape has no such maintenance (a rule reading two of its
-    relations, a group's rows reading a relation below it)."""
+    """The statements of a transaction, or None where the stratum's shape has no such
+    maintenance (a rule reading two of its relations, a group's rows reading a
+    relation below it or keyed by an expression)."""
     blocks = builder.p.blocks
     made = [a.relation for a in shape.aggregates]
     members = frozenset(made) | frozenset(shape.candidates)
@@ -46,16 +53,23 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
     if any(reads(b) > 1 for rel in shape.candidates for b in blocks.get(rel, [])) or any(
             len(blocks[a.rows][0].sources) != 1 for a in shape.aggregates):
         return None
+    keyed = {a.relation: _candidate_keys(builder, a) for a in shape.aggregates}
+    if any(k is None for k in keyed.values()):
+        return None
+    suspects = _suspects(builder, shape, members)
     stmts, body, moves, swap = [], [], [], []
+    for a in shape.aggregates:
+        stmts.append(Patch(builder.table(a.relation), None,
+                           builder.table(a.relation, "suspect")))
     for rel in shape.candidates:
-        seeds = Parts(rel, tuple(p for b in blocks.get(rel, [])
-                                 for p in insertion_seeds(b, members)))
-        stmts.append(builder.made(rel, "delta", seeds,
-                                  f"{rel}: candidates of the rows added below"))
-        variants = tuple(Part(Rows(b.with_delta(i)), (table_name(src.relation, "delta"),))
-                         for b in blocks.get(rel, [])
-                         for i, src in enumerate(b.sources) if src.relation in members)
-        swap.append(builder.made(rel, "delta", Parts(rel, variants),
+        seeds = [p for b in blocks.get(rel, []) for p in insertion_seeds(b, members)]
+        seeds += [_rederived(builder, b, a, keyed[a.relation])
+                  for b in blocks.get(rel, []) for a in shape.aggregates
+                  if a.rows and blocks[a.rows][0].sources[0].relation == rel]
+        stmts.append(builder.made(rel, "delta", Parts(rel, tuple(seeds)),
+                                  f"{rel}: candidates of the suspects and of the rows added"))
+        swap.append(builder.made(rel, "delta", Parts(rel, _variants(blocks, rel, members,
+                                                                     "delta")),
                                  f"{rel}: candidates from the improved values"))
     for a in shape.aggregates:
         for version in ("delta", "gained"):
@@ -70,7 +84,7 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
     until = tuple(table_name(r, "new") for r in made)
     stmts.append(Loop(tuple(body + moves + swap), until, ", ".join(made)))
     for a in shape.aggregates:
-        stmts += builder.changes(a.relation, _gained(builder, a), _replaced(builder, a))
+        stmts += _net_changes(builder, a)
     for rel in shape.candidates:
         stmts += builder.rules(rel, blocks.get(rel, []))
     for a in shape.aggregates:
@@ -80,7 +94,108 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
         stmts += [s for s in builder.group(a.group, blocks[a.group][0])
                   if not isinstance(s, Enough)]
     assert set(group_steps) == {x for a in shape.aggregates for x in (a.rows, a.group)}
-    return stmts
+    return suspects + stmts
+
+
+def _variants(blocks: dict, rel: str, members: frozenset, version: str) -> tuple:
+    """``rel``'s rules, each with the stratum relation it reads at ``version``."""
+    return tuple(Part(Rows(_at(b, i, version)), (table_name(src.relation, version),))
+                 for b in blocks.get(rel, [])
+                 for i, src in enumerate(b.sources) if src.relation in members)
+
+
+def _at(b: Block, i: int, version: str) -> Block:
+    sources = tuple(Source(s.alias, s.relation, version if k == i else s.version)
+                    for k, s in enumerate(b.sources))
+    return dataclasses.replace(b, sources=sources)
+
+
+def _suspects(builder, shape: Lattice, members: frozenset) -> list:
+    """The statements that find every key that may lose its value (``A__suspect``,
+    its stored rows): those whose value a lost candidate equals, round by round."""
+    blocks = builder.p.blocks
+    stmts, body, moves, swap = [], [], [], []
+    for rel in shape.candidates:
+        lost = Parts(rel, tuple(p for b in blocks.get(rel, [])
+                                for p in deletion_seeds(b, members)))
+        stmts.append(builder.made(rel, "lost", lost,
+                                  f"{rel}: candidates the rows removed may have made"))
+        swap.append(builder.made(rel, "lost", Parts(rel, _variants(blocks, rel, members,
+                                                                    "sdelta")),
+                                 f"{rel}: candidates the suspects' values made"))
+    for a in shape.aggregates:
+        for version in ("suspect", "sdelta"):
+            stmts.append(Materialize(builder.table(a.relation, version), Parts(a.relation, ()),
+                                     comment=f"{a.relation}: no suspect yet"))
+        [rows] = blocks[a.rows]
+        lost = table_name(rows.sources[0].relation, "lost")
+        pairs = dict(a.keys + (a.value,))
+        best = Best(Union(a.rows, (Rows(_at(rows, 0, "lost")),), bag=True),
+                    tuple(r for _, r in a.keys), a.value[1], a.direction,
+                    tuple((c, pairs[c]) for c in builder.columns(a.relation)))
+        columns = builder.columns(a.relation)
+        held = Intersect(Parts(a.relation, (Part(best, (lost,)),)), table_name(a.relation),
+                         columns)
+        body.append(builder.made(a.relation, "snew", builder.minus(held, a.relation, "suspect"),
+                                 f"{a.relation}: keys whose value a lost candidate equals"))
+        moves.append(Append(builder.table(a.relation, "suspect"),
+                            builder.table(a.relation, "snew")))
+        moves.append(Rename(builder.table(a.relation, "sdelta"),
+                            builder.table(a.relation, "snew")))
+    until = tuple(table_name(a.relation, "snew") for a in shape.aggregates)
+    return stmts + [Loop(tuple(body + moves + swap), until,
+                         ", ".join(a.relation for a in shape.aggregates))]
+
+
+def _candidate_keys(builder, a: Aggregate) -> Optional[dict]:
+    """For each key column of ``a``, the candidate column it comes from (the group's
+    rows read one candidate relation), or None where a key is computed."""
+    [rows] = builder.p.blocks[a.rows]
+    alias = rows.sources[0].alias
+    outputs = dict(zip(builder.columns(a.rows), rows.outputs))
+    found = {}
+    for column, row_column in a.keys:
+        out = outputs[row_column]
+        if not (isinstance(out, T.TCol) and out.alias == alias):
+            return None
+        found[column] = out.column
+    return found
+
+
+def _rederived(builder, b: Block, a: Aggregate, keys: dict) -> Part:
+    """The candidates of rule ``b`` for the suspect keys, from the stratum's state once
+    their values are removed."""
+    layout = builder.p.layouts[b.relation]
+    out = dict(zip((n for n, _ in layout.columns), b.outputs))
+    alias = "dl2sql_suspect"
+    suspect = Source(alias, a.relation, "suspect")
+    types = dict(builder.p.layouts[a.relation].columns)
+    same = tuple(T.TBin(BOOL, "==", out[candidate], T.TCol(types[column], alias, column))
+                 for column, candidate in keys.items())
+    narrowed = dataclasses.replace(b, sources=b.sources + (suspect,),
+                                   conditions=b.conditions + same)
+    return Part(Rows(narrowed), (table_name(a.relation, "suspect"),))
+
+
+def _net_changes(builder, a: Aggregate) -> list:
+    """The aggregate's net changes, and the stored relation patched: each touched key's
+    best value gained replaces the value held (the suspects' are gone already)."""
+    fresh = builder.made(a.relation, "fresh", _gained(builder, a),
+                         f"{a.relation}: the best value gained of each key")
+    replaced = builder.made(a.relation, "replaced", _replaced(builder, a),
+                            f"{a.relation}: the values held that those replace")
+    lost = builder.made(a.relation, "worse", builder.minus(
+        builder.scan(a.relation, "suspect"), a.relation, "fresh"),
+        f"{a.relation}: the suspects' values not found again")
+    plus = builder.minus(builder.scan(a.relation, "fresh"), a.relation, "suspect")
+    minus = Parts(a.relation, tuple(
+        Part(Scan(table_name(a.relation, v)), (table_name(a.relation, v),))
+        for v in ("worse", "replaced")))
+    return [fresh, replaced, lost,
+            builder.made(a.relation, "plus", plus, f"{a.relation}: rows added"),
+            builder.made(a.relation, "minus", minus, f"{a.relation}: rows removed"),
+            Patch(builder.table(a.relation), builder.table(a.relation, "fresh"),
+                  builder.table(a.relation, "replaced"))]
 
 
 def _improved(builder, a: Aggregate) -> Improve:
@@ -107,12 +222,12 @@ def _gained(builder, a: Aggregate) -> Parts:
 
 
 def _replaced(builder, a: Aggregate) -> Parts:
-    """The stored rows of the improved keys."""
+    """The stored rows of the keys that gained a value."""
     layout = builder.p.layouts[a.relation]
     span = builder.p.blocks[a.rows][0].span
-    stored, plus = Source("s", a.relation, "full"), Source("p", a.relation, "plus")
+    stored, plus = Source("s", a.relation, "full"), Source("p", a.relation, "fresh")
     same = tuple(T.TBin(BOOL, "==", T.TCol(t, "s", n), T.TCol(t, "p", n))
                  for n, t in layout.columns if n != a.value[0])
     block = Block(a.relation, (stored, plus), same, (),
                   tuple(T.TCol(t, "s", n) for n, t in layout.columns), span)
-    return Parts(a.relation, (Part(Rows(block), (builder.table(a.relation, "plus").name,)),))
+    return Parts(a.relation, (Part(Rows(block), (builder.table(a.relation, "fresh").name,)),))
