@@ -13,11 +13,16 @@ stratum are made once from those, as DDlog's naive iteration leaves them.
 Where every rule of the stratum reads one relation of it at most (shortest paths,
 components: the common case), the candidates of a round are all the loop needs of
 them (``C__delta``, not kept); otherwise a candidate relation accumulates as in any
-semi-naive loop, so that a rule joining two of them sees all of each. Like the naive
-loop's, the tables carry no partition key.
+semi-naive loop, so that a rule joining two of them sees all of each.
+
+On a partitioning engine an aggregate's tables are kept hash-partitioned on the column
+its new values are joined on (:mod:`dl2sql.plan.partitioning`), and the candidates on
+the column that becomes that key: the best candidate per key and its comparison with
+the values held then need no shuffle, and a round shuffles its candidates once.
 """
 from __future__ import annotations
 
+import dl2sql.types.typed as T
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
 from dl2sql.plan.nodes import (Append, Best, Fixpoint, Improve, Loop, Materialize, Rename, Rows,
@@ -37,8 +42,10 @@ def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
     streamed = all(reads(b) <= 1 for rel in shape.candidates for b in blocks.get(rel, [])) \
         and all(reads(blocks[a.rows][0]) == 1 for a in shape.aggregates)
 
+    keys = _keys(planner, shape)
+
     def table(rel: str, version: str = "full"):
-        return planner.table(rel, version, {})
+        return planner.table(rel, version, keys)
 
     def variants(rel: str) -> tuple:
         return tuple(Rows(b.with_delta(i)) for b in blocks.get(rel, [])
@@ -73,18 +80,38 @@ def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
     for rel in grown:
         moves.append(Append(table(rel), table(rel, "new")))
         moves.append(Rename(table(rel, "delta"), table(rel, "new")))
-    for rel in shape.candidates:
-        after.append(Materialize(table(rel), planner.all_rules(rel),
+    for rel in shape.candidates:  # stored as the plan's relations are
+        after.append(Materialize(planner.table(rel), planner.all_rules(rel),
                                  comment=f"{rel}: every rule, on the final values"))
     for rel in f.group_steps:
-        after.append(Materialize(table(rel), planner.all_rules(rel, f.bags),
+        after.append(Materialize(planner.table(rel), planner.all_rules(rel, f.bags),
                                  comment=f"{rel}: a group_by step, on the final values"))
     order = [r for r in f.relations if r in grown]
-    steps = planner.policy.steps_per_check
+    # as a semi-naive loop's: partitioned, a step is one job already
+    steps = planner.policy.steps_per_check if not keys or planner.policy.fuse_partitioned \
+        else 1
     loop = Loop(tuple(body + moves + swap), tuple(table_name(r, "new") for r in order),
                 ", ".join(r for r in f.relations if r in members), steps_per_check=steps,
                 fuse_below_rows=planner.policy.fuse_below_rows if steps > 1 else float("inf"))
     return init + [loop] + after
+
+
+def _keys(planner, shape: Lattice) -> dict:
+    """Partition keys: each aggregate's (loop planning's), and each candidate
+    relation's column that its group's rows take as that key."""
+    blocks = planner.p.blocks
+    keys = {a.relation: planner.keys[a.relation] for a in shape.aggregates
+            if planner.keys.get(a.relation)}
+    for a in shape.aggregates:
+        [rows] = blocks[a.rows]
+        key = keys.get(a.relation, ())
+        if len(key) != 1 or len(rows.sources) != 1 or \
+                rows.sources[0].relation not in shape.candidates:
+            continue
+        out = dict(zip(planner.columns(a.rows), rows.outputs))[dict(a.keys)[key[0]]]
+        if isinstance(out, T.TCol) and out.alias == rows.sources[0].alias:
+            keys.setdefault(rows.sources[0].relation, (out.column,))
+    return keys
 
 
 def _improved(planner, a: Aggregate, variants) -> Improve:
@@ -103,6 +130,6 @@ def _best(planner, a: Aggregate) -> list:
     columns = planner.columns(a.relation)
     best = Best(Scan(table_name(a.relation)), tuple(k for k, _ in a.keys), a.value[0],
                 a.direction, tuple((c, c) for c in columns))
-    return [Materialize(planner.table(a.relation, "best", {}), best,
+    return [Materialize(planner.table(a.relation, "best"), best,
                         comment=f"{a.relation}: the best value of each key"),
-            Rename(planner.table(a.relation, keys={}), planner.table(a.relation, "best", {}))]
+            Rename(planner.table(a.relation), planner.table(a.relation, "best"))]

@@ -105,8 +105,14 @@ def plan_loops(plan: Plan, program: Program, policy: LoopPolicy) -> Plan:
     keys it chose on every table of the keyed relations."""
     keys: dict[str, tuple[str, ...]] = {}
     if policy.partitioned:
+        # a lattice loop joins its aggregates' new values as a semi-naive loop joins
+        # a delta: they are keyed alike (a naive loop replaces whole relations)
+        lattices = {tuple(s.relations) for s in program.strata if s.aggregated and policy.lattice
+                    and lattice_of(Fixpoint(tuple(s.relations), s.group_steps), program.blocks,
+                                   program.layouts)}
         keys = partition_keys(program.strata, program.blocks, {
-            rel: dict(layout.columns) for rel, layout in program.layouts.items()}, program.env)
+            rel: dict(layout.columns) for rel, layout in program.layouts.items()}, program.env,
+            lattices)
     planner = _Planner(program, policy, keys)
     statements = []
     for s in plan.statements:

@@ -66,15 +66,17 @@ def _joined_columns(block: Block) -> list[tuple[str, str, Optional[str], str]]:
 
 
 def partition_keys(strata: list[Stratum], blocks: dict[str, list[Block]],
-                   column_types: dict[str, dict[str, Type]],
-                   env: TypeEnv) -> dict[str, tuple[str, ...]]:
+                   column_types: dict[str, dict[str, Type]], env: TypeEnv,
+                   lattices: frozenset = frozenset()) -> dict[str, tuple[str, ...]]:
     """Relation -> the one column to hash-partition its tables on (see module docs).
 
     A recursive relation's key is the column its delta is most often joined on over the
     rules of its stratum (the first such rule wins a tie); a relation of an earlier
     stratum joined to that column gets the matching column, unless an earlier stratum
     already chose its key. Relations never joined by a plain column equality get none.
-    ``column_types`` gives the DDlog type of each relation's columns."""
+    ``column_types`` gives the DDlog type of each relation's columns. A stratum whose
+    recursion goes through a ``group_by`` gets keys only where it is one of
+    ``lattices`` (its members, :mod:`dl2sql.plan.lattice_loop`)."""
     keys: dict[str, tuple[str, ...]] = {}
 
     def ok(rel: str, col: str) -> bool:
@@ -82,8 +84,8 @@ def partition_keys(strata: list[Stratum], blocks: dict[str, list[Block]],
         return dtype is not None and hashable(dtype, env)
 
     for s in strata:
-        if not s.recursive or s.aggregated:  # no delta to join: see dl2sql.plan.loops
-            continue
+        if not s.recursive or (s.aggregated and tuple(s.relations) not in lattices):
+            continue  # no delta to join: see dl2sql.plan.loops
         members = set(s.relations)
         joins = [j for rel in s.relations for b in blocks.get(rel, []) if isinstance(b, Block)
                  for j in _joined_columns(b)]
