@@ -40,7 +40,7 @@ from dl2sql.plan.nodes import Append, Load, Materialize, Refuse, Rename, Transfo
 from dl2sql.plan.walk import walk
 from dl2sql.runner.heartbeat import reported
 from dl2sql.runner.interrupts import interruptible
-from dl2sql.runtime.convert import to_sql
+from dl2sql.runtime.convert import as_is, to_sql
 from dl2sql.sqlgen.trees import select_all, table
 
 
@@ -350,6 +350,7 @@ class RowsInput:
             return self._converted
         env = self.compiled.type_env
         columns = self.compiled.layouts[self.relation].columns
+        plain = all(as_is(t, env) for _, t in columns)
         out = []
         for i, row in enumerate(self.rows):
             values = row if isinstance(row, builtins.tuple) else (row,)
@@ -357,8 +358,14 @@ class RowsInput:
                 raise InputError(f"input relation `{self.relation}`: row {i} has "
                                  f"{len(values)} value(s), expected {len(columns)} "
                                  f"({', '.join(n for n, _ in columns)})")
-            out.append(builtins.tuple(to_sql(t, v, env) for (_, t), v in zip(columns, values)))
-        if not is_bag(self.compiled.relations[self.relation]):
+            out.append(values if plain else builtins.tuple(
+                to_sql(t, v, env) for (_, t), v in zip(columns, values)))
+        if plain and not is_bag(self.compiled.relations[self.relation]):
+            try:  # rows of scalars: their own keys
+                out = builtins.list(dict.fromkeys(out))
+            except TypeError:  # a list where a scalar belongs: said when loaded
+                out = builtins.list({_hashable(row): row for row in out}.values())
+        elif not is_bag(self.compiled.relations[self.relation]):
             # arrays (Vec, Set, Map) are lists
             out = builtins.list({_hashable(row): row for row in out}.values())
         self._converted = out

@@ -18,6 +18,13 @@ if TYPE_CHECKING:  # the runtime imports no compiler stage
     from dl2sql.ra.nodes import RelationLayout
 
 
+def as_is(t: Type, env: TypeEnv) -> bool:
+    """Whether :func:`to_sql` gives values of type ``t`` back unchanged (booleans,
+    strings, integers stored as SQL integers)."""
+    return isinstance(t, (TBool, TString, TBit, TSigned, TBigInt)) and \
+        not wide_ints.is_pair(t, env) and not wide_ints.is_wide(t)
+
+
 def to_sql(t: Type, v, env: TypeEnv):
     """The normalised SQL form of value ``v`` of type ``t``."""
     if isinstance(t, TNamed) and is_recursive(t, env):
