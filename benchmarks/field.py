@@ -26,7 +26,8 @@ evaluation, and counting each result relation in the engine (cc and sssp: fetchi
 the result rows too, which are compared as sets). Every sample is printed, then per
 variant the median, min-max, ratio to dl2sql, rows and iterations. All variants
 must find the same row counts (and, for cc and sssp, the same rows): if not, the
-disagreement is printed and the exit status is 1.
+disagreement is printed and the exit status is 1. ``python -m benchmarks.field_report
+FILE.json`` prints a saved run as Markdown tables.
 """
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Summaries of the field benchmark (:mod:`benchmarks.field`): the table it prints and
-the JSON it writes (every sample, so that the results can be tabulated later)."""
+the JSON it writes (every sample, so that the results can be tabulated later).
+
+    python -m benchmarks.field_report FILE.json ...   # Markdown tables of saved runs
+"""
 from __future__ import annotations
 
 import json
@@ -70,3 +73,29 @@ def write_json(path: str, engine: str, args, records: list[dict], extra: dict) -
            "programs": records}
     with open(path, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=False)
+
+
+def markdown(doc: dict) -> str:
+    """A Markdown table of a JSON file's results: per program and variant, the median
+    and min-max seconds, the ratio to dl2sql, rows and iterations; then the variants
+    left out and why."""
+    lines = [f"| program | input | variant | median s | min-max s | vs dl2sql | rows "
+             f"| iterations |", "|---|---|---|---:|---:|---:|---:|---:|"]
+    skipped = []
+    for rec in doc["programs"]:
+        for label, v in rec["variants"].items():
+            ratio = f"{v['ratio_to_dl2sql']:.2f}x" if v["ratio_to_dl2sql"] else "-"
+            lines.append(f"| {rec['program']} | {rec['input']} | {label} | "
+                         f"{v['median']:.2f} | {v['min']:.2f}-{v['max']:.2f} | {ratio} | "
+                         f"{v['rows']:,} | {_iterations_text(label, v['iterations'])} |")
+        skipped += [f"* {rec['program']}, {label}: {why}" for label, why in rec["skipped"].items()]
+        skipped += [f"* {rec['program']}: DISAGREEMENT: {p}" for p in rec["problems"]]
+    return "\n".join(lines + [""] + skipped) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            print(markdown(json.load(f)))

@@ -18,6 +18,15 @@ partitioned on the join key once, lineage cut by ``localCheckpoint`` every round
 and the round's changed rows counted by an ``Observation`` while their checkpoint is
 written, so that a round costs one Spark job. Each function returns
 ``(counts by relation, result rows or None, iterations)``.
+
+Measured on Spark 4.3 (local[2]): in the Bellman-Ford loop, where a round's state is
+checkpointed from a join of the last state with rows derived from that same state,
+the checkpoint's job gets 2.3-2.9x slower per round after about 15 rounds (0.5, 1.0,
+2.4, 6.0, 17.6 s at rounds 15-19 on G(10000, 0.0005)), with the same tiny plan and
+lineage every round. The same on a plain SparkSession, with adaptive execution off,
+with reliable checkpoints, and with ``count()`` instead of an Observation; a chain of
+checkpoints that reads the last one only once stays flat. dl2sql's non-linear cspa
+loop shows the same growth from its 16th iteration.
 """
 from __future__ import annotations
 
