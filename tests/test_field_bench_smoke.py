@@ -43,11 +43,3 @@ def test_field_benchmark_without_nemo(monkeypatch, capsys):
     assert field.main(["--engine", "duckdb", "--quick", "--runs", "1", "--only", "reach",
                        "--no-warmup"]) == 0
     assert "Nemo: skipped: nemo-python is not installed" in capsys.readouterr().out
-
-
-def test_field_benchmark_variants_agree_spark(spark, capsys):
-    """dl2sql on Spark against the hand-written label propagation, rows compared."""
-    assert field.main(["--engine", "spark", "--quick", "--runs", "1", "--no-warmup",
-                       "--only", "cc"]) == 0
-    out = capsys.readouterr().out
-    assert "hand-tuned PySpark label propagation" in out and "all variants agree" in out
