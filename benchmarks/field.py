@@ -79,9 +79,10 @@ def main(argv=None) -> int:
         workload = WORKLOADS[name]
         program = dl2sql.compile(str(workload.file))
         records.append(bench_program(workload, size, program, spark, args))
+        if args.json:  # after every program: a run stopped midway keeps what it measured
+            field_report.write_json(args.json, args.engine, args, records, extra)
     field_report.print_table(records, args.engine)
     if args.json:
-        field_report.write_json(args.json, args.engine, args, records, extra)
         print(f"\nsamples written to {args.json}")
     ok = all(r["agree"] for r in records)
     print("all variants agree" if ok else "VARIANTS DISAGREE (see DISAGREEMENT above)")
