@@ -29,8 +29,8 @@ from dl2sql.incremental.nodes import Enough
 from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
-from dl2sql.plan.nodes import (Append, Best, Improve, Intersect, Loop, Materialize, Part, Parts,
-                               Patch, Rename, Rows, Scan, Union)
+from dl2sql.plan.nodes import (Append, Improve, Intersect, Loop, Materialize, Part, Parts,
+                               Patch, Rename, Rows, Scan)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -129,10 +129,7 @@ def _suspects(builder, shape: Lattice, members: frozenset) -> list:
                                      comment=f"{a.relation}: no suspect yet"))
         [rows] = blocks[a.rows]
         lost = table_name(rows.sources[0].relation, "lost")
-        pairs = dict(a.keys + (a.value,))
-        best = Best(Union(a.rows, (Rows(_at(rows, 0, "lost")),), bag=True),
-                    tuple(r for _, r in a.keys), a.value[1], a.direction,
-                    tuple((c, pairs[c]) for c in builder.columns(a.relation)))
+        best = a.best_of_rows((Rows(_at(rows, 0, "lost")),), builder.columns(a.relation))
         columns = builder.columns(a.relation)
         held = Intersect(Parts(a.relation, (Part(best, (lost,)),)), table_name(a.relation),
                          columns)
@@ -202,10 +199,7 @@ def _improved(builder, a: Aggregate) -> Improve:
     """The best candidate of the last round per key, where it beats both the value
     stored before the transaction and every value gained since."""
     [rows] = builder.p.blocks[a.rows]
-    pairs = dict(a.keys + (a.value,))
-    best = Best(Union(a.rows, (Rows(rows.with_delta(0)),), bag=True),
-                tuple(r for _, r in a.keys), a.value[1], a.direction,
-                tuple((c, pairs[c]) for c in builder.columns(a.relation)))
+    best = a.best_of_rows((Rows(rows.with_delta(0)),), builder.columns(a.relation))
     keys = tuple(k for k, _ in a.keys)
     stored = Improve(best, table_name(a.relation), keys, a.value[0], a.direction)
     return Improve(stored, builder.table(a.relation, "gained").name, keys, a.value[0],
@@ -215,9 +209,7 @@ def _improved(builder, a: Aggregate) -> Improve:
 def _gained(builder, a: Aggregate) -> Parts:
     """Each improved key's best value gained."""
     gained = builder.table(a.relation, "gained").name
-    columns = builder.columns(a.relation)
-    best = Best(Scan(gained), tuple(k for k, _ in a.keys), a.value[0], a.direction,
-                tuple((c, c) for c in columns))
+    best = a.best_held(gained, builder.columns(a.relation))
     return Parts(a.relation, (Part(best, (gained,)),))
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import dl2sql.types.typed as T
-from dl2sql.plan.nodes import Fixpoint
+from dl2sql.plan.nodes import Best, Fixpoint, Scan, Union
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
 from dl2sql.types.model import TBit, TSigned, TString
 
@@ -56,6 +56,18 @@ class Aggregate:
     direction: str
     keys: tuple[tuple[str, str], ...]
     value: tuple[str, str]
+
+    def best_of_rows(self, rows: tuple, columns: tuple[str, ...]) -> Best:
+        """The best value per key among ``rows`` (queries of the group's rows R), as
+        the columns ``columns`` of A (in A's order)."""
+        pairs = dict(self.keys + (self.value,))
+        return Best(Union(self.rows, rows, bag=True), tuple(r for _, r in self.keys),
+                    self.value[1], self.direction, tuple((c, pairs[c]) for c in columns))
+
+    def best_held(self, table: str, columns: tuple[str, ...]) -> Best:
+        """The best value per key of ``table``, a table of A's ``columns``."""
+        return Best(Scan(table), tuple(k for k, _ in self.keys), self.value[0],
+                    self.direction, tuple((c, c) for c in columns))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dl2sql.types.typed as T
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
-from dl2sql.plan.nodes import (Append, Best, Fixpoint, Improve, Loop, Materialize, Rename, Rows,
+from dl2sql.plan.nodes import (Append, Fixpoint, Improve, Loop, Materialize, Rename, Rows,
                                Scan, Subtract, Union)
 
 
@@ -117,19 +117,14 @@ def _keys(planner, shape: Lattice) -> dict:
 def _improved(planner, a: Aggregate, variants) -> Improve:
     """``A``'s new values: the best of the last round's candidates per key, where it
     beats every value held."""
-    pairs = dict(a.keys + (a.value,))
-    best = Best(Union(a.rows, variants(a.rows), bag=True), tuple(r for _, r in a.keys),
-                a.value[1], a.direction,
-                tuple((c, pairs[c]) for c in planner.columns(a.relation)))
+    best = a.best_of_rows(variants(a.rows), planner.columns(a.relation))
     return Improve(best, table_name(a.relation), tuple(k for k, _ in a.keys), a.value[0],
                    a.direction)
 
 
 def _best(planner, a: Aggregate) -> list:
     """After the loop: ``A`` with each key's best value only."""
-    columns = planner.columns(a.relation)
-    best = Best(Scan(table_name(a.relation)), tuple(k for k, _ in a.keys), a.value[0],
-                a.direction, tuple((c, c) for c in columns))
+    best = a.best_held(table_name(a.relation), planner.columns(a.relation))
     return [Materialize(planner.table(a.relation, "best"), best,
                         comment=f"{a.relation}: the best value of each key"),
             Rename(planner.table(a.relation), planner.table(a.relation, "best"))]
