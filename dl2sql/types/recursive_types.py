@@ -19,6 +19,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A
+from dl2sql.types.alias_cycles import shortest_cycle
 from dl2sql.diagnostics import Diagnostics, Span
 
 # the standard library's heap-allocated types (DDlog's #[shared_ref] and #[dyn_alloc])
@@ -59,7 +60,7 @@ def check_recursive_types(modules: list[A.Module], syms, diags: Diagnostics) -> 
     for start in decls:
         if start in reported:
             continue
-        path = _cycle(start, by_value)
+        path = shortest_cycle(start, by_value)
         if path is None:
             continue
         reported.update(e.src for e in path)
@@ -74,7 +75,7 @@ def check_recursive_types(modules: list[A.Module], syms, diags: Diagnostics) -> 
     for start in decls:
         if start in reported or start not in syms.aliases:
             continue
-        path = _cycle(start, members)
+        path = shortest_cycle(start, members)
         if path is None:
             continue
         reported.update(e.src for e in path)
@@ -142,24 +143,6 @@ class _Walker:
                 return False
             body, body_module = t.args[i], module
         return isinstance(body, A.TNameE) and self.on_heap(body, body_module, depth + 1)
-
-
-def _cycle(start: str, graph: dict[str, list[Edge]]) -> list[Edge] | None:
-    """The edges of a shortest path from ``start`` back to ``start``, if any."""
-    queue: deque = deque([start])
-    came: dict[str, Edge | None] = {start: None}
-    while queue:
-        node = queue.popleft()
-        for e in graph.get(node, ()):
-            if e.dst == start:
-                path = [e]
-                while came[path[-1].src] is not None:
-                    path.append(came[path[-1].src])
-                return path[::-1]
-            if e.dst not in came:
-                came[e.dst] = e
-                queue.append(e.dst)
-    return None
 
 
 def _unique(names: list[str]) -> list[str]:
