@@ -142,3 +142,32 @@ def test_a_checkpoint_shares_no_attribute_with_its_query(spark, tmp_path, kind):
     assert not _attribute_ids(again) & (_attribute_ids(source) | _attribute_ids(ck))
     assert again.count() == 2
     store.close()
+
+
+def test_a_transaction_fills_its_lazy_checkpoints_as_they_pile_up(spark, monkeypatch):
+    """A transaction fills its lazy checkpoints in one job whenever ``FILL_EVERY`` of
+    them wait (the queries one task computes stay few): with every checkpoint filled
+    at once, transactions run more jobs than with the default, and give the same
+    changes as recomputing on DuckDB."""
+    from dl2sql.runner import spark_runner
+
+    program = dl2sql.compile(PROGRAM)
+    changes = [({"Edge": [(5, 40), (40, 41)]}, {"Edge": [(31, 0)]}),
+               ({"Edge": [(31, 0)]}, {"Edge": [(3, 4)]})]
+    jobs, default = {}, spark_runner.FILL_EVERY
+    for every in (default, 1):
+        monkeypatch.setattr(spark_runner, "FILL_EVERY", every)
+        live = program.maintain(inputs={"Edge": EDGES}, engine="spark", spark=spark)
+        edges = set(EDGES)
+        try:
+            before = live.runner.actions
+            for insert, delete in changes:
+                live.apply(insert=insert, delete=delete)
+                edges = (edges - set(delete["Edge"])) | set(insert["Edge"])
+                want = program.run(engine="duckdb", inputs={"Edge": sorted(edges)})
+                for rel in program.outputs:
+                    assert _sorted(live.contents(rel)) == _sorted(want[rel]), (every, rel)
+            jobs[every] = live.runner.actions - before
+        finally:
+            live.close()
+    assert jobs[1] > jobs[default], jobs

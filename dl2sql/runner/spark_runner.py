@@ -51,6 +51,11 @@ from dl2sql.sqlgen.trees import select_all
 LOCAL_ROWS = 1000
 # a frame known to be at most this many rows is read as one partition (frame_of)
 ONE_PARTITION_ROWS = 100_000
+# a transaction fills its lazy checkpoints once this many wait (else at its end): the
+# queries of checkpoints partitioned alike run in one task, one after the other, and
+# each shuffled hash join holds its memory pages until the task ends; four strata of a
+# random program filled at once ran out of task memory (UNABLE_TO_ACQUIRE_MEMORY)
+FILL_EVERY = 16
 
 
 class SparkRunner:
@@ -320,6 +325,8 @@ class SparkRunner:
                 self._set(table, ck, None, files)
                 if self._unfilled is not None and not self.store.reliable:
                     self._unfilled.append(ck)  # a reliable checkpoint is written at once
+                    if len(self._unfilled) >= FILL_EVERY:
+                        self._fill()
                 return None
             ck, n, files = self._checkpoint_counted(df)
         self._set(table, ck, n, files)
@@ -427,11 +434,14 @@ class SparkRunner:
             self._collect()
 
     def _fill(self) -> None:
-        """Fill the lazy checkpoints made since the transaction began that a table
-        still holds (alone or as a piece), in one job, and learn those tables' sizes."""
+        """Fill the lazy checkpoints made since the transaction began (or since the
+        last fill, :data:`FILL_EVERY`) that a table still holds (alone or as a piece),
+        in one job, and learn those tables' sizes. (One no table holds is filled by
+        the job that computes a checkpoint made from it, if any.)"""
         held = [df for df in self.tables.values()] + [
             p.df for pieces in self._pieces.values() for p in pieces]
         wanted = {id(df) for df in self._unfilled}
+        self._unfilled = []
         frames = list({id(df): df for df in held if id(df) in wanted}.values())
         if not frames:
             return
