@@ -144,7 +144,6 @@ def test_a_checkpoint_shares_no_attribute_with_its_query(spark, tmp_path, kind):
     store.close()
 
 
-
 # strata enough for a transaction to make several lazy checkpoints, and no Python UDF
 FILLED = """
 import group

@@ -15,7 +15,6 @@ Relations declared with fields are struct types of that name, as in DDlog.
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from dl2sql.ast import nodes as A

@@ -245,8 +245,9 @@ def test_incremental_matches_recomputation_duckdb(data, seed, policy):
 # last stratum has four relations more, so at most three strata before it, to keep
 # the examples short. (With four, a transaction's one job filling all its lazy
 # checkpoints once ran out of task memory in the test session; a transaction now
-# fills them whenever spark_runner.FILL_EVERY wait, and ten programs of up to six
-# strata passed, but the failure was never reproduced)
+# fills them whenever spark_runner.FILL_EVERY wait; sixteen programs of up to six
+# strata passed, ten before that change and six after, and the failure was never
+# reproduced)
 @settings(max_examples=examples(4), phases=(Phase.explicit, Phase.generate))
 @given(data=st.data(), seed=st.integers(0, 2**31), policy=st.sampled_from(sorted(POLICIES)))
 def test_incremental_matches_recomputation_spark(spark, data, seed, policy):
