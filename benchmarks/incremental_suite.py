@@ -168,11 +168,13 @@ def compare(live, outputs: dict) -> int:
     return total
 
 
-def recompute(program, engine: str, spark, inputs: dict) -> tuple[float, dict]:
+def recompute(program, engine: str, spark, inputs: dict,
+              on_driver_below=None) -> tuple[float, dict]:
     """Seconds to evaluate ``program`` from scratch on ``inputs`` (outputs computed:
     ``run`` computes them on DuckDB, a count does on Spark), and its outputs."""
     started = time.perf_counter()
-    out = program.run(engine=engine, spark=spark, inputs=inputs)
+    out = program.run(engine=engine, spark=spark, inputs=inputs,
+                      on_driver_below=on_driver_below)
     if engine == "spark":
         for frame in out.values():
             frame.count()
@@ -212,7 +214,8 @@ class Result:
         return out
 
 
-def bench(name: str, engine: str, spark, n: int, sizes, transactions: int) -> list[Result]:
+def bench(name: str, engine: str, spark, n: int, sizes, transactions: int,
+          on_driver_below=None) -> list[Result]:
     """Every size of one workload at scale ``n`` on one maintained program."""
     work = WORKLOADS[name]
     program = dl2sql.compile(PROGRAMS / work.file)
@@ -221,14 +224,16 @@ def bench(name: str, engine: str, spark, n: int, sizes, transactions: int) -> li
     # maintained program's runner made on its session
     other = spark.newSession() if spark is not None else None
     state, progress = State(work, n), StratumTimes()
-    seconds, _ = recompute(baseline, engine, other, state.inputs())  # warm-up
+    seconds, _ = recompute(baseline, engine, other, state.inputs(),  # warm-up
+                           on_driver_below)
     baseline.close()
     started = time.perf_counter()
     live = program.maintain(inputs=state.inputs(), engine=engine, spark=spark,
-                            progress=progress)
+                            progress=progress, on_driver_below=on_driver_below)
     print(f"{name} on {engine}, scale {n}: {state.size():,} input rows; first "
           f"evaluation {seconds:.3f} s, maintained from "
-          f"{time.perf_counter() - started:.3f} s", flush=True)
+          f"{time.perf_counter() - started:.3f} s; {live.placement.text().strip()}",
+          flush=True)
     strata = [s.name for s in live.updater.plan.strata if s.method != "input"]
     results = []
     try:
@@ -257,7 +262,8 @@ def bench(name: str, engine: str, spark, n: int, sizes, transactions: int) -> li
                 for s in strata:
                     method = live.last.methods.get(s, "skipped")
                     res.methods[s].setdefault(method, []).append(progress.strata.get(s, 0.0))
-                took, outputs = recompute(baseline, engine, other, state.inputs())
+                took, outputs = recompute(baseline, engine, other, state.inputs(),
+                                          on_driver_below)
                 res.recomputed.append(took)
                 try:
                     res.output_rows = compare(live, outputs)
@@ -330,6 +336,9 @@ def main(argv=None) -> int:
                     help="tiny scales, one transaction per size: checks that it works")
     ap.add_argument("--json", default=None, help="write every result to this file")
     ap.add_argument("--master", default="local[2]", help="Spark master")
+    ap.add_argument("--on-driver-below", type=int, default=None,
+                    help="Spark runs and maintained programs of at most this many input "
+                         "rows on the driver (0: on Spark; default: dl2sql's policy)")
     args = ap.parse_args(argv)
     names = args.only.split(",") if args.only else list(WORKLOADS)
     unknown = [w for w in names if w not in WORKLOADS]
@@ -351,7 +360,7 @@ def main(argv=None) -> int:
             scale = WORKLOADS[name].scales[2 if args.quick else (engine == "spark")]
             n = max(1, round(scale * args.scale))
             results += bench(name, engine, spark if engine == "spark" else None, n,
-                             sizes, transactions)
+                             sizes, transactions, args.on_driver_below)
     took = time.perf_counter() - started
     print(f"\n{HEADER}")
     for r in results:

@@ -56,8 +56,8 @@ def evaluate_on_driver(program, runner, inputs: dict, progress, policy: DriverPo
             fetched = oracle.fetch_all(tables)
         target = compiled.plan_for(runner.engine)
         with runner.running():
-            for rel, rows in zip(program.outputs, fetched):
-                runner.load(target.relations[rel], rows)
+            for rel, rows in zip(program.outputs, fetched):  # stored by their first reader
+                runner.hold(target.relations[rel], rows)
         return compiled
     finally:
         oracle.close()
@@ -98,7 +98,7 @@ class Handover:
         # a name of its own: a frame handed over earlier stays readable until release
         table = Table(f"{table.name}_{len(self._made)}", table.columns, (), table.relation)
         with self.runner.running():
-            self.runner.load(table, rows)
+            self.runner.hold(table, rows)
         self._made.append(table)
         return engine(self.runner.engine).frame(self.runner, table)
 

@@ -248,6 +248,14 @@ class SparkRunner:
         table of literals in the plan (:mod:`spark_inline`), or where their types have
         no literals there as a DataFrame of them; more rows checkpointed, so that the
         Python data is serialised into Spark once, not on every read."""
+        self._load_rows(table, rows, eager=True)
+
+    def hold(self, table: Table, rows: list[tuple]) -> None:
+        """:meth:`load`, made by the first job that reads it: a few rows are a table of
+        literals, more a lazy checkpoint (rows of the driver cannot fail to compute)."""
+        self._load_rows(table, rows, eager=False)
+
+    def _load_rows(self, table: Table, rows: list[tuple], eager: bool) -> None:
         rows = spark_rows(table, rows)
         if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
             # a few rows travel inside each query's plan: no job now, nothing an
@@ -259,13 +267,8 @@ class SparkRunner:
             return
         df = self.spark.createDataFrame(rows, schema=schema_ddl(table))
         with self.co.planning(table):
-            ck, files = self.checkpoint(self.co.prepare(table, df), eager=True)
+            ck, files = self.checkpoint(self.co.prepare(table, df), eager=eager)
         self._set(table, self.co.finish(table, ck), len(rows), files)
-
-    def hold(self, table: Table, rows: list[tuple]) -> None:
-        """:meth:`load`: a few rows are a table of literals already, which no job makes
-        before a query reads it."""
-        self.load(table, rows)
 
     def load_dataframe(self, table: Table, df, distinct: bool = True) -> None:
         """Hold DataFrame ``df`` (already of the table's schema) as ``table``,
