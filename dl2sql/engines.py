@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from dl2sql.plan.loops import LoopPolicy
+from dl2sql.plan.placement import DriverPolicy
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class Engine:
     inputs_at: str
     writer_at: str
     frame_at: str
+    # small runs evaluated by the oracle on the driver (dl2sql.plan.placement); None:
+    # every run on this engine
+    driver: Optional[DriverPolicy] = None
     _loaded: dict = field(default_factory=dict, compare=False, repr=False)
 
     def _part(self, where: str) -> Callable:
@@ -94,8 +98,10 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
     # closure's search for the paths left by a transaction's deletions, and for the
     # inserted edges that are no path yet, done on the driver over at most 200,000
     # edges (collecting that many took 0.53 s, about two breadth-first levels of the
-    # loop's jobs; docs/performance.md, runs 21 and 22). All give exactly the same
-    # result.
+    # loop's jobs; docs/performance.md, runs 21 and 22). A run of at most 100,000 input
+    # rows (6.4 MB of files) held by the driver is evaluated there by DuckDB and its
+    # results handed over (docs/performance.md, "Small programs on the driver"). All
+    # give exactly the same result.
     Engine("spark", dialect="spark",
            loops=LoopPolicy(partitioned=True, steps_per_check=4, fuse_below_rows=10_000,
                             closure_by_doubling=True, constant_rows=1_000_000,
@@ -103,7 +109,8 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            runner_at="dl2sql.runner.spark_runner:open_runner",
            inputs_at="dl2sql.io.spark_frames:SparkInput",
            writer_at="dl2sql.io.spark_frames:write_table",
-           frame_at="dl2sql.io.spark_frames:result_frame"),
+           frame_at="dl2sql.io.spark_frames:result_frame",
+           driver=DriverPolicy()),
 )}
 
 # the engine whose results others are checked against (``dl2sql check``)

@@ -15,6 +15,13 @@ import tiers
 
 HYPOTHESIS_PROFILE = profiles.register()
 
+# Spark runs of small inputs are evaluated on the driver by DuckDB by default
+# (dl2sql.plan.placement): nearly every test's inputs are small, so without this the
+# Spark half of the suite would test DuckDB twice. The suite's Spark runs are Spark's,
+# child processes included; tests/test_on_driver.py tests the driver's runs, setting
+# the policy itself.
+os.environ["DL2SQL_ON_DRIVER_BELOW"] = "0"
+
 
 def pytest_addoption(parser) -> None:
     parser.addoption("--update-golden", action="store_true",

@@ -45,15 +45,18 @@ class Maintained:
     engine (Spark DataFrames, DuckDB relations), readable until the next transaction."""
 
     def __init__(self, compiled, runner, inputs: dict, externs: dict, progress=None,
-                 choice: Choice = Choice(), program=None, saved: Optional[dict] = None):
+                 choice: Choice = Choice(), program=None, saved: Optional[dict] = None,
+                 handover=None):
         """Evaluate ``compiled`` on ``runner`` from ``inputs`` (input relation ->
         normalised rows or a loader), or load every relation from ``saved`` (relation
         -> loader, see :mod:`dl2sql.api.state`), and prepare it for transactions;
         ``program`` (the API's :class:`~dl2sql.Program`) binds frames and files given
-        to :meth:`apply`. ``compiled`` is in the representation of wide integers the
+        to :meth:`apply`. With ``handover`` (:class:`dl2sql.api.on_driver.Handover`),
+        ``runner`` is the oracle's on the driver and frames are handed to the engine. ``compiled`` is in the representation of wide integers the
         relations are stored in (a NARROW one that cannot hold ``inputs`` raises
         IntegerOverflow: the caller binds them again WIDE)."""
         self.program, self.compiled, self.runner = program, compiled, runner
+        self.handover = handover
         self.externs, self.progress, self.choice = externs, progress, choice
         self._frames: dict[tuple, exp.Expression] = {}  # see changes
         self._unchanged: dict[str, object] = {}  # the frame of no change, by relation
@@ -87,8 +90,8 @@ class Maintained:
         with runner.running():
             self.updater.start()
         self.last: Optional[Outcome] = None
-        for rel in compiled.output_relations():  # ready for the transactions that
-            self._unchanged_frame(rel)           # leave them as they are
+        for rel in compiled.output_relations() if handover is None else ():
+            self._unchanged_frame(rel)  # ready for the transactions that leave it as it is
 
     # -- transactions ------------------------------------------------------------------
     def apply(self, insert: Optional[dict] = None, delete: Optional[dict] = None, *,
@@ -135,6 +138,8 @@ class Maintained:
                 kinds["delete_key"] = kinds.get("delete_key", []) + keys
                 kinds["insert"] = Joined(kinds["insert"], rows) if "insert" in kinds else rows
             return changes
+        if self.handover is not None:  # the last transaction's frames go
+            self.handover.release()
         # one quiet context for the transaction and its changes: entering it reaches
         # into the JVM a few dozen times (dl2sql.runner.spark_quiet)
         with self.runner.running():
@@ -156,7 +161,8 @@ class Maintained:
         relations as they are: the failed transaction left nothing)."""
         with self.runner.running(), engine_errors(self.compiled.division_sites), self.runner.transaction():
             widened = Maintained(wider, self.runner, {}, self.externs, self.progress,
-                                 self.choice, self.program, state.reopened(self, wider))
+                                 self.choice, self.program, state.reopened(self, wider),
+                                 self.handover)
             self._savepoints.widen(widened)  # the open savepoints stay open
         widened.updater.history = self.updater.history  # what DRed learnt holds still
         kept = self._savepoints
@@ -204,6 +210,8 @@ class Maintained:
         The savepoints taken after ``token`` are discarded; ``token`` stays open (roll
         back to it again, or :meth:`release` it). A rollback that fails leaves the
         relations and the savepoints as they were."""
+        if self.handover is not None:  # the last transaction's frames go
+            self.handover.release()
         with self.runner.running(), engine_errors(self.compiled.division_sites):
             self.last = self._savepoints.rollback(token)
             return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
@@ -259,6 +267,9 @@ class Maintained:
         transaction's tables when it is read: until the next transaction. Its values
         are in output form, as :meth:`contents`' (wide integers as decimal text)."""
         rel = self._resolve(rel)
+        if self.handover is not None:
+            with self.runner.running(), engine_errors(self.compiled.division_sites):
+                return self.handover.changes(self, rel)
         sources = self._change_sources(rel)
         if not sources:
             return self._unchanged_frame(rel)
@@ -333,6 +344,9 @@ class Maintained:
         """Every row of relation ``rel`` now (short or qualified name; a stream or
         multiset holds a row once per unit of its weight)."""
         rel = self._resolve(rel)
+        if self.handover is not None:
+            with self.runner.running(), engine_errors(self.compiled.division_sites):
+                return self.handover.contents(self, rel)
         return engine_of(self.runner).frame(self.runner, self.updater.plan.relations[rel])
 
     def _resolve(self, rel: str) -> str:
@@ -355,6 +369,8 @@ class Maintained:
 
     def close(self) -> None:
         """Free the stored relations."""
+        if self.handover is not None:
+            self.handover.release()
         self.updater.clear(everything=True)
         self.runner.close()
 

@@ -25,6 +25,7 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.transformers import bind_transformers
 from dl2sql.api.maintained import Maintained
+from dl2sql.api.on_driver import Handover, evaluate_on_driver, placement_for
 from dl2sql.api.speculation import speculate
 from dl2sql.api.state import current, loaders, read_manifest, representation
 from dl2sql.incremental.execute import Choice
@@ -32,10 +33,11 @@ from dl2sql.io.files import require_record_form
 from dl2sql.compiler import CompiledProgram, compile_file, compile_source
 from dl2sql.compiler.emit import create_view, load_text, refuse_text, transform_text
 from dl2sql.diagnostics import InputError, suggest
-from dl2sql.engines import Settings, engine_of
+from dl2sql.engines import ORACLE, Settings, engine_of
 from dl2sql.engines import engine as get_engine
 from dl2sql.passes.bags import is_bag
 from dl2sql.plan import limits
+from dl2sql.plan.placement import Placement
 from dl2sql.plan.nodes import Append, Load, Materialize, Refuse, Rename, Transform
 from dl2sql.plan.walk import walk
 from dl2sql.runner.heartbeat import reported
@@ -71,6 +73,7 @@ class Program:
         bind_externs(compiled, extern)  # a missing binding is an error now, not at run
         bind_transformers(compiled, extern)
         self.last_runner = None
+        self.last_placement: Optional[Placement] = None  # where the last run evaluated
         # this program in the representation of wide integers its last run ended in
         # (the tables of last_runner are of its plan)
         self.last_compiled = compiled
@@ -130,7 +133,8 @@ class Program:
             master: Optional[str] = None, progress=None, con=None,
             checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None,
             max_iterations: Optional[int] = None,
-            report_after: Optional[float] = None) -> dict:
+            report_after: Optional[float] = None,
+            on_driver_below=None) -> dict:
         """Evaluate the program; the output relations by name.
 
         On Spark (the default) ``spark`` is used as it is — any master, a cluster
@@ -152,14 +156,23 @@ class Program:
         ``report_after`` (seconds) a run that takes longer prints a progress line on
         stderr every few seconds (default: none; the CLI's is 10 s). Ctrl-C (SIGINT)
         stops the run in the main thread within a second or two, on both engines, with
-        KeyboardInterrupt."""
+        KeyboardInterrupt.
+
+        On Spark a small run is evaluated on the driver by DuckDB and its outputs handed
+        to Spark as tables of their rows (the same rows; docs/performance.md, "Small
+        programs on the driver"): when every input is given as Python rows or as a
+        file on the driver, at most ``on_driver_below`` rows (default 100,000, or the
+        ``DL2SQL_ON_DRIVER_BELOW`` environment variable) and 64 bytes a row of files
+        (6.4 MB by default), and the outputs hold at most a million rows. 0 evaluates
+        every run on Spark; a :class:`~dl2sql.plan.placement.DriverPolicy` sets every
+        bound. :attr:`last_placement` says where the last run was evaluated and why."""
         with interruptible(), limits.iteration_limit(max_iterations), \
                 reported(progress, report_after) as progress:
             return self._run(spark, inputs, engine, master, progress, con, checkpoint_dir,
-                             partitions)
+                             partitions, on_driver_below)
 
     def _run(self, spark, inputs, engine, master, progress, con, checkpoint_dir,
-             partitions) -> dict:
+             partitions, on_driver_below=None) -> dict:
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))
         self._runners.add(runner)
@@ -170,7 +183,19 @@ class Program:
         loops = (limits.counted_policy(dataclasses.replace(get_engine(engine).loops,
                                                            partitioned=False))
                  if partitions == 0 else None)
-        self.last_compiled = self._evaluate(runner, inputs or {}, progress, loops)
+        self.last_placement = placement_for(self, runner, inputs or {}, on_driver_below)
+        compiled = None
+        if self.last_placement.on_driver:
+            compiled = evaluate_on_driver(self, runner, inputs or {}, progress,
+                                          self.last_placement.policy)
+            if compiled is None:  # too many result rows to hand over: Spark does it
+                self.last_placement = Placement(
+                    False, f"the outputs held more than "
+                           f"{self.last_placement.policy.max_result_rows:,} rows, too many "
+                           f"to hand over from the driver", runner.engine)
+        self.last_runner = runner
+        self.last_compiled = (compiled if compiled is not None else
+                              self._evaluate(runner, inputs or {}, progress, loops))
         plan = self.last_compiled.plan_for(runner.engine, loops)
         outputs = [plan.relations[rel] for rel in self.outputs]
         runner.retain(outputs)  # intermediate relations: memory and files freed now
@@ -184,7 +209,8 @@ class Program:
                  master: Optional[str] = None, con=None, progress=None,
                  state: Optional[str] = None, choice: Optional[Choice] = None,
                  checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None,
-                 max_iterations: Optional[int] = None, report_after: Optional[float] = None):
+                 max_iterations: Optional[int] = None, report_after: Optional[float] = None,
+                 on_driver_below=None):
         """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
@@ -198,14 +224,18 @@ class Program:
         stored relations survive lost executors only in a checkpoint directory.
         ``max_iterations`` and ``report_after`` are :meth:`run`'s, for this evaluation
         (the transactions of ``apply`` run under the limit in force where they run,
-        :func:`dl2sql.plan.limits.iteration_limit`)."""
+        :func:`dl2sql.plan.limits.iteration_limit`). ``on_driver_below`` is :meth:`run`'s:
+        without ``state``, a program whose inputs are small is maintained on the driver
+        by DuckDB, its changes and contents handed to Spark as DataFrames, whatever
+        size it grows to (``live.placement`` says where and why); its :meth:`save`
+        writes a state that Spark reads, to a local path only."""
         with interruptible(), limits.iteration_limit(max_iterations), \
                 reported(progress, report_after) as progress:
             return self._maintain(inputs, engine, spark, master, con, progress, state,
-                                  choice, checkpoint_dir, partitions)
+                                  choice, checkpoint_dir, partitions, on_driver_below)
 
     def _maintain(self, inputs, engine, spark, master, con, progress, state, choice,
-                  checkpoint_dir, partitions):
+                  checkpoint_dir, partitions, on_driver_below=None):
         choice = choice or Choice()
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
                                                     partitions))
@@ -215,16 +245,30 @@ class Program:
         folder = (current(state, getattr(runner, "spark", None), runner.engine)
                   if state is not None else None)
         if folder is None:
-            return speculate(self.compiled, lambda compiled: Maintained(
-                compiled, runner, self.bind_inputs(inputs or {}, engine, compiled=compiled),
-                self.extern, progress, choice, program=self), progress)[1]
+            placement = (placement_for(self, runner, inputs or {}, on_driver_below)
+                         if state is None else Placement(
+                             False, "a state directory keeps the relations on the engine",
+                             runner.engine))
+            target, handover = runner, None
+            if placement.on_driver:  # maintained by the oracle, frames handed over
+                target, handover = get_engine(ORACLE).runner(Settings()), Handover(runner)
+                self._runners.add(target)
+            live = speculate(self.compiled, lambda compiled: Maintained(
+                compiled, target, self.bind_inputs(inputs or {}, target.engine,
+                                                   compiled=compiled),
+                self.extern, progress, choice, program=self, handover=handover),
+                progress)[1]
+            live.placement = placement
+            return live
         if inputs:
             raise InputError(f"state directory `{state}` holds a saved state: its inputs "
                              f"are there already (apply changes to them instead)")
         manifest = read_manifest(folder, self.compiled, state)
         saved = self.compiled.represented(representation(manifest))  # goes on as it was
-        return Maintained(saved, runner, {}, self.extern, progress, choice, program=self,
+        live = Maintained(saved, runner, {}, self.extern, progress, choice, program=self,
                           saved=loaders(folder, manifest, saved, engine))
+        live.placement = Placement(False, "opened from a saved state", runner.engine)
+        return live
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.

@@ -25,6 +25,8 @@ from dl2sql.compiler.spark_script import pyspark_program, script_options, spark_
 from dl2sql.diagnostics import (CompileError, Dl2sqlWarning, InputError, RuntimeFailure,
                                 decode_source, read_source, user_error_text)
 from dl2sql.engines import ENGINES, ORACLE, Settings
+from dl2sql.api.on_driver import commands_placement
+from dl2sql.plan.placement import ENVIRONMENT
 from dl2sql.engines import engine as get_engine
 from dl2sql.replay.session import replay
 from dl2sql.plan.limits import iteration_limit
@@ -111,6 +113,8 @@ def _parser() -> argparse.ArgumentParser:
                         "date at the commits (method, number of commits, seconds)")
     r.add_argument("--quiet", action="store_true",
                    help="no progress lines (printed on stderr once a run takes over 10 s)")
+    _driver_option(r, "a replay whose commands hold at most 64 bytes a row for ROWS "
+                      "rows on the driver with DuckDB, without starting Spark")
     _limits(r)
     _common(r)
 
@@ -150,8 +154,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="no progress display, no progress lines (printed on stderr once "
                         "a run takes over 10 s), no summary line")
     u.add_argument("--explain", action="store_true",
-                   help="after the run, print the strata, the plan and the row counts "
-                        "of every iteration")
+                   help="after the run, print where it was evaluated, the strata, the "
+                        "plan and the row counts of every iteration")
+    _driver_option(u, "a run whose input files hold at most 64 bytes a row for ROWS "
+                      "rows on the driver with DuckDB and hand the outputs to Spark "
+                      "(not with --state)")
     _limits(u)
     _common(u)
     p.run_parser = u  # for the checks argparse cannot make (_check_run)
@@ -182,6 +189,24 @@ def _positive(text: str) -> int:
         n = 0
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return n
+
+
+def _driver_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--on-driver-below", type=_count, default=None, metavar="ROWS",
+                   help=f"on Spark, evaluate {what}: the same rows, without Spark's cost "
+                        f"per job; 0: always on Spark; default: 100,000, or the "
+                        f"{ENVIRONMENT} environment variable")
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of rows (0 or more), not "
+                                         f"{text!r}")
     return n
 
 
@@ -231,6 +256,9 @@ def _check_run(parser: argparse.ArgumentParser, args) -> None:
                                                 ("--rollback-to", args.rollback_to),
                                                 ("--release", args.release)) if value is not None]
     needed = ["--input", "--output"]
+    if args.state and args.on_driver_below is not None:
+        parser.error("argument --on-driver-below: not allowed with --state (a state's "
+                     "relations stay on the engine that keeps them)")
     if marks:
         flag = marks[0][0]
         if not args.state:
@@ -367,8 +395,12 @@ def load_externs(path: Optional[str]) -> dict:
 
 def _replay(program, engine, args, commands, name, init_snapshot, out, err,
             externs=None) -> int:
-    runner = make_runner(engine, args)
+    placement = commands_placement(engine, len(commands.encode()),
+                                   getattr(args, "on_driver_below", None))
+    runner = make_runner(placement.engine, args)
     explain = RecordingProgress() if getattr(args, "explain", False) else None
+    if explain is not None:
+        err.write(placement.text())
     after = None if getattr(args, "quiet", False) else report_after()
     with reported(explain, after) as progress:
         return _replay_on(runner, program, args, commands, name, init_snapshot, out, err,

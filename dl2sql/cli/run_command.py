@@ -12,6 +12,7 @@ from dl2sql.api.state import Version, current, loaders, read_manifest
 from dl2sql.api.state_store import store_for
 from dl2sql.compiler.emit import emit, is_helper
 from dl2sql.diagnostics import Dl2sqlWarning, InputError
+from dl2sql.engines import engine as get_engine
 from dl2sql.io.files import (CHANGE_KINDS, change_files, check_output_format, file_stem,
                              input_files, unnamed_inputs, write_outputs)
 from dl2sql.runner.heartbeat import report_after
@@ -56,7 +57,8 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     started = time.perf_counter()
     options = dict(inputs=files, engine=args.engine, master=args.master,
                    checkpoint_dir=args.checkpoint_dir, partitions=args.partitions,
-                   report_after=None if args.quiet else report_after())
+                   report_after=None if args.quiet else report_after(),
+                   on_driver_below=args.on_driver_below)
     with program:  # its checkpoint files go once the outputs are written
         if live is not None:
             with live:
@@ -76,11 +78,14 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
 def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
     """Strata, plan and per-iteration row counts of the last run."""
     compiled = program.last_compiled  # in the representation of wide integers it ended in
+    placement = program.last_placement
+    out.write("== placement\n" + placement.text())
+    dialect = get_engine(placement.engine).dialect  # of the plan that ran
     out.write(integers_text(compiled, recorder.widened, "== integers\n"))
     out.write("== strata\n")
-    out.write(emit(compiled, "strata", program.last_runner.dialect))
+    out.write(emit(compiled, "strata", dialect))
     out.write("== plan\n")
-    out.write(emit(compiled, "plan", program.last_runner.dialect))
+    out.write(emit(compiled, "plan", dialect))
     out.write("== iterations\n")
     if not recorder.iterations:
         out.write("(no loop ran: recursive strata, if any, were single recursive "

@@ -1,0 +1,112 @@
+"""Small runs evaluated on the driver by the oracle, their results handed to the
+engine (the policy and why: :mod:`dl2sql.plan.placement`)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from dl2sql.engines import ORACLE, Settings, engine
+from dl2sql.plan.build import table_name
+from dl2sql.plan.nodes import Table
+from dl2sql.plan.placement import DriverPolicy, Placement, driver_reason
+
+
+def placement_for(program, runner, inputs: dict, below: Optional[int]) -> Placement:
+    """Where ``program`` (a :class:`~dl2sql.api.program.Program`) runs on ``runner``'s
+    engine with ``inputs`` (as :meth:`Program.run` takes them), under the engine's
+    driver policy with ``max_rows`` set to ``below`` (None: the default)."""
+    name = runner.engine
+    policy = engine(name).driver
+    if policy is not None:
+        policy = policy.with_rows(below)
+    sources = {program._resolve(rel): value for rel, value in inputs.items()}
+    for rel in program.inputs:  # `#[source]` tables the call does not override
+        if rel not in sources and program.compiled.relations[rel].source:
+            sources[rel] = program.compiled.relations[rel].source
+    on_driver, reason = driver_reason(sources, policy)
+    return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
+
+
+def commands_placement(name: str, size: int, below) -> Placement:
+    """Where a replay of ``size`` bytes of commands on engine ``name`` runs: on the
+    driver by the oracle when the engine's policy (``max_rows`` set by ``below``, as
+    :meth:`DriverPolicy.with_rows` takes it) allows that many bytes of files. A replay
+    hands nothing to the engine: its results are printed."""
+    policy = engine(name).driver
+    if policy is None:
+        return Placement(False, "the engine evaluates every run itself", name)
+    policy = policy.with_rows(below)
+    if policy.max_rows == 0:
+        return Placement(False, "the driver is turned off (on_driver_below=0)", name, policy)
+    if size > policy.max_file_bytes:
+        return Placement(False, f"{size:,} bytes of commands, more than "
+                                f"{policy.max_file_bytes:,}", name, policy)
+    return Placement(True, f"{size:,} bytes of commands (at most {policy.max_file_bytes:,})",
+                     ORACLE, policy)
+
+
+def evaluate_on_driver(program, runner, inputs: dict, progress, policy: DriverPolicy):
+    """Evaluate ``program`` on a fresh oracle runner in this process and load its
+    outputs into ``runner``; the compiled program in the representation that ran, or
+    None (nothing loaded) when the outputs hold more rows than ``policy`` hands over."""
+    oracle = engine(ORACLE).runner(Settings())
+    try:
+        compiled = program._evaluate(oracle, inputs, progress)
+        plan = compiled.plan_for(ORACLE)
+        tables = [plan.relations[rel] for rel in program.outputs]
+        with oracle.running():
+            if sum(oracle.size(t) for t in tables) > policy.max_result_rows:
+                return None
+            fetched = oracle.fetch_all(tables)
+        target = compiled.plan_for(runner.engine)
+        with runner.running():
+            for rel, rows in zip(program.outputs, fetched):
+                runner.load(target.relations[rel], rows)
+        return compiled
+    finally:
+        oracle.close()
+
+
+class Handover:
+    """The frames of a program maintained on the driver (by the oracle) made frames of
+    the engine: each :meth:`changes` or :meth:`contents` loads the rows into a table of
+    the engine's runner, readable until the next transaction (:meth:`release`), as
+    the engine's own frames of a maintained program are."""
+
+    def __init__(self, runner):
+        self.runner = runner  # the engine's
+        self._made: list[Table] = []
+
+    def changes(self, live, rel: str):
+        """The last transaction's changes of ``rel`` (``Maintained.changes``)."""
+        made, query = live._change_query(rel, live._change_sources(rel))
+        oracle = live.runner
+        oracle.materialize(made, query, False)
+        try:
+            rows = oracle.fetch(made)
+        finally:
+            oracle.drop(made)
+        columns = self._columns(live, rel) + made.columns[-1:]  # and the weight
+        return self._frame(Table(made.name, columns, (), rel), rows)
+
+    def contents(self, live, rel: str):
+        """Every row of ``rel`` now (``Maintained.contents``)."""
+        rows = live.runner.fetch(live.updater.plan.relations[rel])
+        return self._frame(Table(table_name(rel, "contents"), self._columns(live, rel), (),
+                                 rel), rows)
+
+    def _columns(self, live, rel: str) -> tuple:
+        return live.compiled.plan_for(self.runner.engine).relations[rel].columns
+
+    def _frame(self, table: Table, rows: list):
+        # a name of its own: a frame handed over earlier stays readable until release
+        table = Table(f"{table.name}_{len(self._made)}", table.columns, (), table.relation)
+        with self.runner.running():
+            self.runner.load(table, rows)
+        self._made.append(table)
+        return engine(self.runner.engine).frame(self.runner, table)
+
+    def release(self) -> None:
+        """Free the tables of the frames handed over so far."""
+        if self._made:
+            self.runner.drop_all(self._made)
+        self._made = []

@@ -1,0 +1,108 @@
+"""Where a run is evaluated: on its engine, or on the driver by the oracle.
+
+A Spark job costs tens of milliseconds however few its rows, and a small program runs
+hundreds of them (docs/performance.md, issue 45's breakdown), while DuckDB in the
+driver process evaluates the same plan in milliseconds. So an engine may declare a
+:class:`DriverPolicy`: a run whose inputs are all known on the driver (rows given in
+Python, files on the driver's file system) and small is evaluated by the oracle
+(:data:`dl2sql.engines.ORACLE`) in the driver process, and its results are handed to
+the engine as tables of their rows; the engine's frames, writers and later queries read
+them as they read any table. The results are the same either way: the engines agree on
+every program (the property and conformance tests check it), and each result row
+crosses in the normalised form both runners share (:mod:`dl2sql.runner.base`).
+
+Inputs the driver does not hold (DataFrames, catalog tables, directories) keep the run
+on the engine: counting them would itself be a job, and reading them onto the driver
+is what a user with a cluster does not want. A run whose results turn out larger than
+``max_result_rows`` is evaluated again on the engine (handing many rows over from
+Python costs more than the engine's evaluation of them).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+# the environment variable that sets ``max_rows`` for every run that does not say
+# (0: never on the driver); the test suite sets it to exercise the engines' runners
+ENVIRONMENT = "DL2SQL_ON_DRIVER_BELOW"
+
+
+@dataclass(frozen=True)
+class DriverPolicy:
+    """When a run is evaluated on the driver: at most ``max_rows`` input rows given in
+    Python and at most ``bytes_per_row`` bytes a row of input files (``max_file_bytes``),
+    and at most ``max_result_rows`` rows in the results handed to the engine (else it
+    is evaluated again on the engine)."""
+
+    max_rows: int = 100_000
+    bytes_per_row: int = 64
+    max_result_rows: int = 1_000_000
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The input files' budget."""
+        return self.max_rows * self.bytes_per_row
+
+    def with_rows(self, rows) -> "DriverPolicy":
+        """This policy with ``max_rows`` set by a caller (None: by the environment
+        variable :data:`ENVIRONMENT`, else unchanged; a :class:`DriverPolicy`: that
+        one); 0 turns the driver off."""
+        if isinstance(rows, DriverPolicy):
+            return rows
+        if rows is None:
+            text = os.environ.get(ENVIRONMENT, "").strip()
+            if not text:
+                return self
+            try:
+                rows = int(text)
+            except ValueError:
+                raise ValueError(f"{ENVIRONMENT} must be a number of rows, not "
+                                 f"{text!r}") from None
+        if rows < 0:
+            raise ValueError(f"on_driver_below must be at least 0, not {rows}")
+        return DriverPolicy(rows, self.bytes_per_row, self.max_result_rows)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a run was evaluated and why (``run --explain`` prints :meth:`text`)."""
+
+    on_driver: bool
+    reason: str
+    engine: str  # the engine whose runner evaluated the plan
+    policy: Optional[DriverPolicy] = None  # the policy it was decided by
+
+    def text(self) -> str:
+        """One line: where and why."""
+        where = f"on the driver ({self.engine})" if self.on_driver else f"on {self.engine}"
+        return f"evaluated {where}: {self.reason}\n"
+
+
+def driver_reason(sources: dict, policy: Optional[DriverPolicy]) -> tuple[bool, str]:
+    """Whether inputs ``sources`` (relation -> rows given in Python, a path, or any
+    other source) are small enough for the driver under ``policy``, and why."""
+    if policy is None:
+        return False, "the engine evaluates every run itself"
+    if policy.max_rows == 0:
+        return False, "the driver is turned off (on_driver_below=0)"
+    rows = files = 0
+    for rel, source in sorted(sources.items()):
+        if isinstance(source, (list, tuple, set, frozenset)):
+            rows += len(source)
+        elif isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+            files += os.path.getsize(source)
+        elif source is not None:
+            return False, f"input `{rel}` is not on the driver ({_kind(source)})"
+    if rows > policy.max_rows:
+        return False, f"{rows:,} input rows, more than {policy.max_rows:,}"
+    if files > policy.max_file_bytes:
+        return False, f"{files:,} bytes of input files, more than {policy.max_file_bytes:,}"
+    return True, (f"{rows:,} input rows given in Python (at most {policy.max_rows:,}) and "
+                  f"{files:,} bytes of input files (at most {policy.max_file_bytes:,})")
+
+
+def _kind(source) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return "a table or directory"
+    return f"a {type(source).__name__}"

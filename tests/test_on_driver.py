@@ -1,0 +1,255 @@
+"""Small Spark runs evaluated on the driver by DuckDB (dl2sql.plan.placement): where a
+run goes and why, results equal to Spark's own evaluation and to DuckDB's, outputs as
+Spark DataFrames, and the runs that stay on Spark. The rest of the suite turns the
+driver off (conftest) so that its Spark runs are Spark's."""
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dl2sql
+from dl2sql.diagnostics import RuntimeFailure
+from dl2sql.plan.placement import ENVIRONMENT, DriverPolicy
+from engines import sorted_rows
+
+PROGRAM = """
+typedef Role = Admin | Member{team: string}
+input relation Grant(user: string, team: string)
+relation HasRole(user: string, role: Role)
+HasRole(u, if (t == "") Admin else Member{t}) :- Grant(u, t).
+input relation Manages(boss: string, report: string)
+relation Above(boss: string, report: string)
+Above(b, r) :- Manages(b, r).
+Above(b, r) :- Above(b, m), Manages(m, r).
+output relation Reports(boss: string, n: u64)
+Reports(b, n) :- Above(b, r), var n = r.group_by(b).count_distinct().
+output relation Line(user: string, text: string)
+Line(u, "${u} administers") :- HasRole(u, Admin).
+Line(u, "${u} works in ${t}") :- HasRole(u, Member{t}), not Above(u, _).
+"""
+GRANTS = [("ann", ""), ("bob", "data"), ("cy", "web")]
+MANAGES = [("ann", "bob"), ("bob", "cy"), ("bob", "dee")]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def program():
+    return dl2sql.compile(PROGRAM)
+
+
+def _inputs():
+    return {"Grant": list(GRANTS), "Manages": list(MANAGES)}
+
+
+def _outputs(frames) -> dict:
+    return {rel: sorted_rows(df) for rel, df in frames.items()}
+
+
+def test_a_small_run_goes_to_the_driver_and_gives_sparks_rows(program, spark):
+    on_spark = _outputs(program.run(spark=spark, inputs=_inputs(), on_driver_below=0))
+    assert not program.last_placement.on_driver
+    assert "turned off" in program.last_placement.reason
+    frames = program.run(spark=spark, inputs=_inputs(), on_driver_below=1000)
+    placement = program.last_placement
+    assert placement.on_driver and placement.engine == "duckdb"
+    assert "6 input rows given in Python" in placement.reason
+    assert all(type(df).__module__.startswith("pyspark.sql") for df in frames.values())
+    assert _outputs(frames) == on_spark
+    on_duckdb = _outputs(program.run(engine="duckdb", inputs=_inputs()))
+    assert on_duckdb == on_spark
+    assert ("bob", 2) in on_spark["Reports"]
+
+
+def test_outputs_on_the_driver_are_spark_tables_later_queries_read(program, spark):
+    program.run(spark=spark, inputs=_inputs(), on_driver_below=1000)
+    views = program.register_views(spark, prefix="drv_")
+    count = spark.sql(f"SELECT count(*) FROM {views['Line']}").collect()[0][0]
+    assert count == 2  # ann administers; cy works in web (bob is above others)
+
+
+def test_many_output_rows_cross_as_one_stored_table(spark):
+    pairs = dl2sql.compile("input relation N(n: u32)\n"
+                           "output relation Pair(a: u32, b: u32)\n"
+                           "Pair(a, b) :- N(a), N(b), a != b.\n")
+    numbers = [(i,) for i in range(40)]
+    out = pairs.run(spark=spark, inputs={"N": numbers}, on_driver_below=100)
+    assert pairs.last_placement.on_driver
+    expected = sorted((a, b) for a in range(40) for b in range(40) if a != b)
+    assert sorted_rows(out["Pair"]) == expected  # 1,560 rows: more than a literal table
+    assert out["Pair"].filter("a = 3").count() == 39
+
+
+def test_runs_too_large_or_not_on_the_driver_stay_on_spark(program, spark):
+    program.run(spark=spark, inputs=_inputs(), on_driver_below=5)
+    assert not program.last_placement.on_driver
+    assert "6 input rows, more than 5" in program.last_placement.reason
+    frame = spark.createDataFrame(MANAGES, "boss string, report string")
+    out = program.run(spark=spark, inputs={**_inputs(), "Manages": frame},
+                      on_driver_below=1000)
+    assert not program.last_placement.on_driver
+    assert "input `Manages` is not on the driver (a DataFrame)" in \
+        program.last_placement.reason
+    assert ("bob", 2) in sorted_rows(out["Reports"])
+
+
+def test_outputs_too_large_to_hand_over_are_evaluated_again_on_spark(program, spark):
+    expected = _outputs(program.run(engine="duckdb", inputs=_inputs()))
+    policy = DriverPolicy(max_rows=1000, max_result_rows=3)
+    out = program.run(spark=spark, inputs=_inputs(), on_driver_below=policy)
+    assert not program.last_placement.on_driver
+    assert "more than 3 rows" in program.last_placement.reason
+    assert _outputs(out) == expected
+
+
+def test_files_count_by_their_bytes(program, spark, tmp_path):
+    path = tmp_path / "Manages.csv"
+    path.write_text("boss,report\n" + "".join(f"{b},{r}\n" for b, r in MANAGES))
+    size = path.stat().st_size
+    inputs = {"Grant": _inputs()["Grant"], "Manages": str(path)}
+    out = program.run(spark=spark, inputs=inputs, on_driver_below=DriverPolicy(
+        max_rows=1000, bytes_per_row=size))  # a thousand times the file
+    assert program.last_placement.on_driver
+    assert f"{size} bytes of input files" in program.last_placement.reason
+    assert ("bob", 2) in sorted_rows(out["Reports"])
+    program.run(spark=spark, inputs=inputs, on_driver_below=DriverPolicy(
+        max_rows=3, bytes_per_row=1))
+    assert not program.last_placement.on_driver
+    assert "bytes of input files, more than 3" in program.last_placement.reason
+
+
+def test_wide_integers_outgrown_on_the_driver(spark):
+    wide = dl2sql.compile("input relation N(n: bigint)\n"
+                          "output relation P(p: bigint)\n"
+                          "P(n * n * n * n) :- N(n).\n")
+    rows = [(10 ** 12,), (7,)]
+    on_driver = sorted_rows(wide.run(spark=spark, inputs={"N": rows}, on_driver_below=10)["P"])
+    assert wide.last_placement.on_driver
+    on_spark = sorted_rows(wide.run(spark=spark, inputs={"N": rows}, on_driver_below=0)["P"])
+    assert on_driver == on_spark and len(on_driver) == 2
+
+
+def test_a_failure_on_the_driver_names_its_cause(spark):
+    failing = dl2sql.compile("input relation D(a: u32, b: u32)\n"
+                             "output relation Q(q: u32)\n"
+                             "Q(a / b) :- D(a, b).\n")
+    with pytest.raises(RuntimeFailure, match="division by zero"):
+        failing.run(spark=spark, inputs={"D": [(1, 0)]}, on_driver_below=10)
+    assert failing.last_placement.on_driver
+
+
+def test_duckdb_runs_have_no_driver_to_go_to(program):
+    program.run(engine="duckdb", inputs=_inputs(), on_driver_below=1000)
+    assert not program.last_placement.on_driver
+    assert program.last_placement.reason == "the engine evaluates every run itself"
+
+
+def test_policy_from_the_environment_and_its_errors(monkeypatch):
+    monkeypatch.setenv(ENVIRONMENT, "12")
+    assert DriverPolicy().with_rows(None).max_rows == 12
+    assert DriverPolicy().with_rows(3).max_rows == 3  # a caller's word wins
+    monkeypatch.setenv(ENVIRONMENT, "many")
+    with pytest.raises(ValueError, match="must be a number of rows, not 'many'"):
+        DriverPolicy().with_rows(None)
+    with pytest.raises(ValueError, match="at least 0"):
+        DriverPolicy().with_rows(-1)
+
+
+def _read_csv(path: Path) -> list:
+    with open(path, newline="") as f:
+        return sorted(map(tuple, csv.reader(f)))
+
+
+@pytest.mark.usefixtures("java")
+def test_cli_run_on_the_driver_by_default(tmp_path):
+    """A user's `dl2sql run --engine spark` of an example, the environment without the
+    suite's setting: evaluated on the driver, the files those of DuckDB's run."""
+    example = ROOT / "examples" / "network"
+    env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
+    outputs = {}
+    for engine in ("spark", "duckdb"):
+        done = subprocess.run(
+            [sys.executable, "-m", "dl2sql", "run", str(example / "network.dl"),
+             "--engine", engine, "--input", str(example / "input"),
+             "--output", str(tmp_path / engine), "--format", "csv", "--explain", "--quiet"],
+            env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        outputs[engine] = {p.name: _read_csv(p) for p in (tmp_path / engine).iterdir()}
+        if engine == "spark":
+            assert "== placement\nevaluated on the driver (duckdb)" in done.stdout
+            assert "Path := Path: recursive query" in done.stdout  # the plan that ran
+    assert outputs["spark"] == outputs["duckdb"] and len(outputs["spark"]) == 3
+
+
+def test_cli_refuses_the_driver_with_a_state(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "dl2sql", "run", str(ROOT / "examples/network/network.dl"),
+         "--input", str(tmp_path), "--output", str(tmp_path / "out"), "--state",
+         str(tmp_path / "state"), "--on-driver-below", "10"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "--on-driver-below: not allowed with --state" in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "dl2sql", "run", "x.dl", "--input", "i", "--output", "o",
+         "--on-driver-below", "-3"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "expected a number of rows" in done.stderr
+
+
+def test_cli_replay_on_the_driver_prints_ddlogs_output(tmp_path):
+    """`dl2sql replay --engine spark` of a small command file: DuckDB on the driver, no
+    Spark session started, DDlog's expected output."""
+    example = ROOT / "examples" / "reachability"
+    env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
+    done = subprocess.run(
+        [sys.executable, "-m", "dl2sql", "replay", str(example / "reachability.dl"),
+         "--engine", "spark", "--commands", str(example / "reachability.dat"), "--explain",
+         "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (example / "reachability.dump.expected").read_text()
+    assert "evaluated on the driver (duckdb): " in done.stderr
+    assert "bytes of commands (at most 6,400,000)" in done.stderr
+
+
+def _changes(frames) -> dict:
+    return {rel: sorted_rows(df) for rel, df in frames.items()}
+
+
+def test_a_small_maintained_program_lives_on_the_driver(program, spark, tmp_path):
+    live = program.maintain(inputs=_inputs(), spark=spark, on_driver_below=1000)
+    oracle = program.maintain(inputs=_inputs(), engine="duckdb")
+    assert live.placement.on_driver and live.runner.engine == "duckdb"
+    steps = [dict(insert={"Manages": [("dee", "eve")]}, delete={"Manages": [("bob", "cy")]}),
+             dict(insert={"Grant": [("eve", "ops")]}),
+             dict(delete={"Manages": [("ann", "bob")]})]
+    token = None
+    for i, step in enumerate(steps):
+        if i == 1:
+            token, oracle_token = live.savepoint(), oracle.savepoint()
+        frames = live.apply(**step)
+        assert all(type(df).__module__.startswith("pyspark.sql") for df in frames.values())
+        assert _changes(frames) == _changes(oracle.apply(**step)), step
+    assert sorted_rows(live.contents("Reports")) == sorted_rows(oracle.contents("Reports"))
+    back = live.rollback_to(token)
+    assert _changes(back) == _changes(oracle.rollback_to(oracle_token))
+    assert ("ann", 3) in sorted_rows(live.contents("Reports"))
+    live.save(str(tmp_path / "state"))  # a state Spark opens
+    reopened = program.maintain(state=str(tmp_path / "state"), spark=spark)
+    assert not reopened.placement.on_driver
+    assert sorted_rows(reopened.contents("Line")) == sorted_rows(live.contents("Line"))
+
+
+def test_a_maintained_program_on_the_driver_widens_its_integers(spark):
+    wide = dl2sql.compile("input relation N(n: bigint)\n"
+                          "output relation P(p: bigint)\n"
+                          "P(n * n * n * n) :- N(n).\n")
+    live = wide.maintain(inputs={"N": [(7,)]}, spark=spark, on_driver_below=10)
+    assert live.placement.on_driver
+    changes = live.apply(insert={"N": [(10 ** 12,)]})
+    assert type(changes["P"]).__module__.startswith("pyspark.sql")
+    assert len(sorted_rows(changes["P"])) == 1
+    assert len(sorted_rows(live.contents("P"))) == 2
