@@ -6,47 +6,43 @@ session it runs in, and what evaluating it on the driver saves.
     python -m benchmarks.small_spark --cli [--runs 3] [--quick] [--json PATH]
 
 Why: a user with a few hundred rows still runs dl2sql inside a Spark job; the run
-should cost little more than what any Spark work on those rows costs, the session's
-own price (a trivial query, reading the inputs). Workloads: the examples network,
-rbac and lineage with their input directories (``examples/X/input``, bound by
-:func:`dl2sql.io.files.input_files`), and three programs of this folder with inputs
-written as Python rows of a few hundred rows each: ``small_org.dl`` (transitive
-reports over string ids, a negation, a count), ``small_access.dl`` (tagged unions
-and ``match``, nested groups) and ``small_config.dl`` (layered configuration: depths,
-a ``min``, a negation).
+should cost little more than the session's own price for those rows (a trivial query,
+reading the inputs). Workloads: the examples network, rbac and lineage with their
+``examples/X/input`` files (bound by :func:`dl2sql.io.files.input_files`), and three
+programs of benchmarks/programs with a few hundred Python rows per input:
+``small_org.dl`` (transitive reports over string ids, a negation, a count),
+``small_access.dl`` (tagged unions, ``match``, nested groups), ``small_config.dl``
+(layered configuration: depths, a ``min``, a negation).
 
-How: one process, one local session (``dl2sql.runner.spark_session.get_spark``),
-each variant once untimed per workload, then the variants take turns, ``--runs``
-rounds; before each timed run the process settles (:func:`benchmarks.scale.settle`,
+How: one process, one local session (``dl2sql.runner.spark_session.get_spark``); per
+workload each variant runs once untimed, then the variants take turns for ``--runs``
+rounds, the process settling before each timed run (:func:`benchmarks.scale.settle`,
 ``--settle`` seconds, 0: not at all). Variants, each timed as a whole:
 
 * floor: ``spark.range(1).count()`` and a count of each input as Spark alone reads it
-  (``spark.read.csv``/``json`` of each file, ``spark.createDataFrame`` of each list
-  of rows in its stored form);
-* spark: ``dl2sql.compile`` and ``Program.run(spark=..., on_driver_below=0)`` (every
+  (``spark.read.csv``/``json`` of a file, ``spark.createDataFrame`` of stored rows);
+* spark: ``dl2sql.compile``, ``Program.run(spark=..., on_driver_below=0)`` (every
   stratum on Spark) and a ``count()`` of each output;
-* driver: the same with the default policy (small runs evaluated by DuckDB on the
-  driver and handed to Spark); left out while ``Program.run`` has no
-  ``on_driver_below`` (then the spark variant runs without it);
+* driver: the same with the default policy (a small run evaluated by DuckDB on the
+  driver, its outputs handed to Spark; ``DL2SQL_ON_DRIVER_BELOW`` is ignored here);
 * duckdb: ``Program.run(engine="duckdb")`` and ``fetchall()`` of each output.
 
-After each run the outputs' rows are collected (untimed) and compared as sets with
-the first variant's: any difference fails the benchmark (:class:`OutputsDiffer`).
-Spark jobs per run are counted by a job group per run (``statusTracker``), beside
-the runner's own count of actions. Prints per workload each variant's median and
-min-max, compile time, jobs, and the ratios of medians spark/floor, driver/floor and
-driver/spark; "all" sums the medians over the workloads.
+Each run's output rows (collected untimed) must equal, as sets, those of the first
+variant, or :class:`OutputsDiffer` stops the benchmark. Spark jobs are counted per run
+by a job group (``statusTracker``), beside the runner's own count of actions. Prints
+each variant's median and min-max, compile time, jobs and where it was evaluated, and
+the ratios of medians spark/floor, driver/floor and driver/spark ("all": of the sums
+of the medians over the workloads).
 
 ``--cli`` times whole child processes instead (no session in this one): ``python -m
 dl2sql run EXAMPLE.dl --engine spark --input DIR --output TMP --quiet`` as it is
-("default") and, once the CLI has the flag, with ``--on-driver-below 0`` ("spark"),
+("default") and with ``--on-driver-below 0`` ("spark"), whose outputs must agree,
 against a child that starts a bare local session and runs one count ("bare"); they
 alternate, and each is also given as a multiple of the bare child's median.
 """
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import random
@@ -139,12 +135,6 @@ def norm(value):
     return value
 
 
-def has_threshold() -> bool:
-    from dl2sql.api.program import Program
-
-    return "on_driver_below" in inspect.signature(Program.run).parameters
-
-
 def make_variants(spark, path, inputs) -> dict:
     """variant -> function of no arguments, timed as a whole by :func:`measure`, that
     returns (compile seconds, program or None, output -> rows or a thunk of them)."""
@@ -181,14 +171,8 @@ def make_variants(spark, path, inputs) -> dict:
                                        for rel, f in frames.items()}  # untimed
         return variant
 
-    variants = {"floor": floor}
-    if has_threshold():
-        variants["spark"] = on(spark=spark, on_driver_below=0)
-        variants["driver"] = on(spark=spark)
-    else:
-        variants["spark"] = on(spark=spark)
-    variants["duckdb"] = on(engine="duckdb")
-    return variants
+    return {"floor": floor, "spark": on(spark=spark, on_driver_below=0),
+            "driver": on(spark=spark), "duckdb": on(engine="duckdb")}
 
 
 def measure(spark, name, variants, reference, group) -> dict:
@@ -207,9 +191,8 @@ def measure(spark, name, variants, reference, group) -> dict:
     if program is None:
         return out
     out["actions"] = getattr(program.last_runner, "actions", None)
-    placement = getattr(program, "last_placement", None)
-    if name != "duckdb" and placement is not None:
-        out["where"] = "driver" if placement.on_driver else "spark"
+    if name != "duckdb":
+        out["where"] = "driver" if program.last_placement.on_driver else "spark"
     rows = {rel: r() if callable(r) else r for rel, r in rows.items()}
     program.close()
     if not reference:
@@ -233,7 +216,7 @@ def summary(samples: list) -> dict:
 
 def ratios(med: dict) -> dict:
     pairs = (("spark", "floor"), ("driver", "floor"), ("driver", "spark"))
-    return {f"{a}/{b}": med[a] / med[b] for a, b in pairs if a in med and b in med}
+    return {f"{a}/{b}": med[a] / med[b] for a, b in pairs}
 
 
 def in_session(args, names) -> dict:
@@ -263,7 +246,7 @@ def in_session(args, names) -> dict:
                         "output_rows": {r: len(x) for r, x in reference.items()},
                         "variants": figures,
                         "ratios": ratios({v: f["median"] for v, f in figures.items()})})
-    return {"master": args.master, "runs": args.runs, "threshold": has_threshold(),
+    return {"master": args.master, "runs": args.runs,
             "results": results, "all": {"median_sum": totals, "ratios": ratios(totals)}}
 
 
@@ -281,23 +264,27 @@ def print_session(out: dict) -> None:
     print("\nratios of medians")
     for r in out["results"] + [{"workload": "all", "ratios": out["all"]["ratios"]}]:
         print(f"{r['workload']:<13} " + "  ".join(f"{k} {x:5.2f}" for k, x in r["ratios"].items()))
-    if not out["threshold"]:
-        print("(Program.run has no on_driver_below yet: no driver variant, spark runs "
-              "without it)")
     print("every variant gives the same rows on every workload")
+
+
+def same_files(a: str, b: str) -> None:
+    """The Parquet outputs in directories ``a`` and ``b`` hold the same rows."""
+    import duckdb
+
+    for name in sorted(os.listdir(a)):
+        rows = [{norm(r) for r in duckdb.sql(f"SELECT * FROM '{os.path.join(d, name)}'")
+                 .fetchall()} for d in (a, b)]
+        if rows[0] != rows[1]:
+            raise OutputsDiffer(f"{name}: {len(rows[0])} rows in {a}, {len(rows[1])} in {b}")
 
 
 def cli(args, names) -> dict:
     """Child processes: a bare session's count, then ``dl2sql run`` of each example
-    (default, and with ``--on-driver-below 0`` where the CLI has it), ``--runs``
-    rounds."""
+    (default, and with ``--on-driver-below 0``; their outputs must hold the same rows),
+    ``--runs`` rounds."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    helptext = subprocess.run([sys.executable, "-m", "dl2sql", "run", "--help"], env=env,
-                              capture_output=True, text=True, check=True).stdout
-    kinds = {"default": []}
-    if "--on-driver-below" in helptext:
-        kinds["spark"] = ["--on-driver-below", "0"]
+    kinds = {"default": [], "spark": ["--on-driver-below", "0"]}
     samples: dict = {"bare": []}
 
     def child(cmd) -> float:
@@ -317,6 +304,7 @@ def cli(args, names) -> dict:
                                      "--output", os.path.join(tmp, f"{name}-{kind}"),
                                      "--quiet", *extra])
                     samples.setdefault(f"{name} {kind}", []).append(seconds)
+                same_files(*(os.path.join(tmp, f"{name}-{kind}") for kind in kinds))
             print(f"  round {i + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s"
                                                    for k, v in samples.items()), flush=True)
     bare = statistics.median(samples["bare"])
@@ -324,6 +312,7 @@ def cli(args, names) -> dict:
     for k, v in samples.items():
         med = statistics.median(v)
         print(f"{k:<18} {med:7.2f} {f'{min(v):.2f}-{max(v):.2f}':>12} {med / bare:6.2f}x")
+    print("with and without --on-driver-below 0 the outputs hold the same rows")
     return {"runs": args.runs, "samples": samples,
             "median": {k: statistics.median(v) for k, v in samples.items()}}
 
@@ -339,6 +328,7 @@ def main(argv=None) -> int:
                     help="seconds to settle before each timed run (0: no settling)")
     ap.add_argument("--json", default=None, metavar="PATH", help="also write the figures")
     args = ap.parse_args(argv)
+    os.environ.pop("DL2SQL_ON_DRIVER_BELOW", None)  # "driver" is the built-in default
     if args.runs is None:
         args.runs = 1 if args.quick else (3 if args.cli else 5)
     if args.cli:
