@@ -190,7 +190,7 @@ def measure(spark, name, variants, reference, group) -> dict:
            "where": None}
     if program is None:
         return out
-    out["actions"] = getattr(program.last_runner, "actions", None)
+    out["actions"] = getattr(program.last_runner, "actions", None)  # Spark's runner
     if name != "duckdb":
         out["where"] = "driver" if program.last_placement.on_driver else "spark"
     rows = {rel: r() if callable(r) else r for rel, r in rows.items()}
@@ -215,8 +215,8 @@ def summary(samples: list) -> dict:
 
 
 def ratios(med: dict) -> dict:
-    pairs = (("spark", "floor"), ("driver", "floor"), ("driver", "spark"))
-    return {f"{a}/{b}": med[a] / med[b] for a, b in pairs}
+    return {f"{a}/{b}": med[a] / med[b] for a, b in
+            (("spark", "floor"), ("driver", "floor"), ("driver", "spark"))}
 
 
 def in_session(args, names) -> dict:
@@ -241,13 +241,13 @@ def in_session(args, names) -> dict:
         for v, f in figures.items():
             totals[v] = totals.get(v, 0.0) + f["median"]
         results.append({"workload": name, "program": str(path.relative_to(ROOT)),
-                        "input_rows": {r: len(x) if isinstance(x, list) else None
+                        "input_rows": {r: len(x) if isinstance(x, list) else x
                                        for r, x in inputs.items()},
                         "output_rows": {r: len(x) for r, x in reference.items()},
                         "variants": figures,
                         "ratios": ratios({v: f["median"] for v, f in figures.items()})})
-    return {"master": args.master, "runs": args.runs,
-            "results": results, "all": {"median_sum": totals, "ratios": ratios(totals)}}
+    return {"master": args.master, "runs": args.runs, "results": results,
+            "all": {"median_sum": totals, "ratios": ratios(totals)}}
 
 
 def print_session(out: dict) -> None:
