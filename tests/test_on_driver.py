@@ -168,7 +168,8 @@ def _read_csv(path: Path) -> list:
 @pytest.mark.usefixtures("java")
 def test_cli_run_on_the_driver_by_default(tmp_path):
     """A user's `dl2sql run --engine spark` of an example, the environment without the
-    suite's setting: evaluated on the driver, the files those of DuckDB's run."""
+    suite's setting: evaluated and written on the driver, the files those of DuckDB's
+    run."""
     example = ROOT / "examples" / "network"
     env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
     outputs = {}
@@ -182,6 +183,7 @@ def test_cli_run_on_the_driver_by_default(tmp_path):
         outputs[engine] = {p.name: _read_csv(p) for p in (tmp_path / engine).iterdir()}
         if engine == "spark":
             assert "== placement\nevaluated on the driver (duckdb)" in done.stdout
+            assert "; outputs written on the driver\n" in done.stdout
             assert "Path := Path: recursive query" in done.stdout  # the plan that ran
     assert outputs["spark"] == outputs["duckdb"] and len(outputs["spark"]) == 3
 

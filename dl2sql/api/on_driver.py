@@ -2,19 +2,16 @@
 engine (the policy and why: :mod:`dl2sql.plan.placement`)."""
 from __future__ import annotations
 
-from typing import Optional
-
 from dl2sql.engines import ORACLE, Settings, engine
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Table
 from dl2sql.plan.placement import DriverPolicy, Placement, driver_reason
 
 
-def placement_for(program, runner, inputs: dict, below: Optional[int]) -> Placement:
-    """Where ``program`` (a :class:`~dl2sql.api.program.Program`) runs on ``runner``'s
-    engine with ``inputs`` (as :meth:`Program.run` takes them), under the engine's
-    driver policy with ``max_rows`` set to ``below`` (None: the default)."""
-    name = runner.engine
+def placement_for(program, name: str, inputs: dict, below) -> Placement:
+    """Where ``program`` (a :class:`~dl2sql.api.program.Program`) runs on engine
+    ``name`` with ``inputs`` (as :meth:`Program.run` takes them), under the engine's
+    driver policy with ``max_rows`` set by ``below`` (:meth:`DriverPolicy.with_rows`)."""
     policy = engine(name).driver
     if policy is not None:
         policy = policy.with_rows(below)

@@ -183,7 +183,7 @@ class Program:
         loops = (limits.counted_policy(dataclasses.replace(get_engine(engine).loops,
                                                            partitioned=False))
                  if partitions == 0 else None)
-        self.last_placement = placement_for(self, runner, inputs or {}, on_driver_below)
+        self.last_placement = placement_for(self, runner.engine, inputs or {}, on_driver_below)
         compiled = None
         if self.last_placement.on_driver:
             compiled = evaluate_on_driver(self, runner, inputs or {}, progress,
@@ -245,7 +245,7 @@ class Program:
         folder = (current(state, getattr(runner, "spark", None), runner.engine)
                   if state is not None else None)
         if folder is None:
-            placement = (placement_for(self, runner, inputs or {}, on_driver_below)
+            placement = (placement_for(self, runner.engine, inputs or {}, on_driver_below)
                          if state is None else Placement(
                              False, "a state directory keeps the relations on the engine",
                              runner.engine))

@@ -2,10 +2,12 @@
 per output relation."""
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from typing import TextIO
 
+from dl2sql.api.on_driver import placement_for
 from dl2sql.api.program import Program
 from dl2sql.api.savepoints import changes_to_saved
 from dl2sql.api.state import Version, current, loaders, read_manifest
@@ -55,7 +57,10 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
     recorder = RecordingProgress()
     live = None if args.quiet else RichProgress()  # draws only on a terminal
     started = time.perf_counter()
-    options = dict(inputs=files, engine=args.engine, master=args.master,
+    # a small run on the driver writes its files there too: the oracle's writer writes
+    # the same values (docs/cli.md), and the engine's session is never started
+    placement = placement_for(program, args.engine, files, args.on_driver_below)
+    options = dict(inputs=files, engine=placement.engine, master=args.master,
                    checkpoint_dir=args.checkpoint_dir, partitions=args.partitions,
                    report_after=None if args.quiet else report_after(),
                    on_driver_below=args.on_driver_below)
@@ -66,6 +71,9 @@ def run_files(compiled, args, externs: dict, out: TextIO, err: TextIO) -> int:
         else:
             program.run(progress=recorder, **options)
         written = write_outputs(program, program.last_runner, args.output, args.format)
+        if placement.on_driver:
+            program.last_placement = dataclasses.replace(
+                placement, reason=placement.reason + "; outputs written on the driver")
         if args.explain:
             explain(program, recorder, out)
     seconds = time.perf_counter() - started
