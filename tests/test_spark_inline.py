@@ -80,8 +80,17 @@ def test_any_text_and_number_round_trips(spark, rows):
         assert _same(g, w), (g, w)
 
 
+def test_no_rows_is_an_empty_select_of_the_types(spark):
+    expected = spark.createDataFrame([], schema=schema_ddl(TABLE))
+    df = _inline(spark, TABLE, [])
+    assert df.schema.simpleString() == expected.schema.simpleString()
+    assert df.count() == 0
+    plan = df._jdf.queryExecution().optimizedPlan().toString()
+    assert "LocalRelation" in plan and "ExistingRDD" not in plan
+
+
 def test_what_is_left_to_create_dataframe():
-    assert inline_query(TABLE, []) is None  # VALUES needs a row
+    assert inline_query(Table("E", ()), []) is None  # no column to select
     dated = Table("D", (Column("d", _T("DATE")),))
     assert not inlinable(dated.columns[0].type)
     assert inline_query(dated, [(None,)]) is None

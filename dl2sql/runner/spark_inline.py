@@ -50,10 +50,16 @@ def inlinable(dtype: exp.DataType) -> bool:
 
 def inline_query(table: Table, rows: list[tuple]) -> Optional[exp.Select]:
     """``SELECT CAST(c1 AS type1) AS c1, ... FROM VALUES (...) AS t(c1, ...)`` of ``rows``
-    (normalised values of ``table``'s columns, as Spark's converters take them), or
-    None where there are no rows (``VALUES`` needs one) or a column's type has no
-    literal here. The caller keeps it to a few rows (``spark_runner.LOCAL_ROWS``)."""
-    if not rows or not all(inlinable(c.type) for c in table.columns):
+    (normalised values of ``table``'s columns, as Spark's converters take them), a
+    select of typed NULLs where no row passes when there are no rows (``VALUES``
+    needs one), or None where a column's type has no literal here (or there is no
+    column). The caller keeps it to a few rows (``spark_runner.LOCAL_ROWS``)."""
+    if not table.columns:
+        return None
+    if not rows:  # no VALUES: typed NULLs that no row passes (a plan's empty relation)
+        return exp.select(*[exp.cast(exp.null(), c.type.copy()).as_(c.name, quoted=True)
+                            for c in table.columns]).where(exp.false())
+    if not all(inlinable(c.type) for c in table.columns):
         return None
     types = [c.type for c in table.columns]
     names = [c.name for c in table.columns]

@@ -260,7 +260,7 @@ class SparkRunner:
         if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
             # a few rows travel inside each query's plan: no job now, nothing an
             # executor can lose, and as literals no Python worker to read them
-            literal = inline_query(table, rows)  # None: no rows, or types without literals
+            literal = inline_query(table, rows)  # None: types without literals
             df = (self.spark.sql(literal.sql(dialect=self.dialect)) if literal is not None
                   else self.spark.createDataFrame(rows, schema=schema_ddl(table)))
             self._set(table, df, len(rows))
