@@ -255,3 +255,22 @@ def test_a_maintained_program_on_the_driver_widens_its_integers(spark):
     assert type(changes["P"]).__module__.startswith("pyspark.sql")
     assert len(sorted_rows(changes["P"])) == 1
     assert len(sorted_rows(live.contents("P"))) == 2
+
+
+def test_reasons_name_the_bound_that_decided(tmp_path):
+    from dl2sql.plan.placement import commands_reason, driver_reason
+    policy = DriverPolicy(max_rows=10, bytes_per_row=4)  # 40 bytes of files
+    small = tmp_path / "E.csv"
+    small.write_text("a,b\n1,2\n")
+    assert driver_reason({"E": str(small), "N": [(1,), (2,)]}, policy) == (
+        True, "2 input rows given in Python (at most 10) and 8 bytes of input files "
+              "(at most 40)")
+    assert driver_reason({"N": [(i,) for i in range(11)]}, policy) == (
+        False, "11 input rows, more than 10")
+    assert driver_reason({"E": "db.edges"}, policy) == (
+        False, "input `E` is not on the driver (a table or directory)")
+    assert driver_reason({}, None) == (False, "the engine evaluates every run itself")
+    assert commands_reason(41, policy) == (False, "41 bytes of commands, more than 40")
+    assert commands_reason(40, policy)[0]
+    assert commands_reason(1, DriverPolicy(max_rows=0)) == (
+        False, "the driver is turned off (on_driver_below=0)")

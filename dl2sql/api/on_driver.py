@@ -5,7 +5,7 @@ from __future__ import annotations
 from dl2sql.engines import ORACLE, Settings, engine
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Table
-from dl2sql.plan.placement import DriverPolicy, Placement, driver_reason
+from dl2sql.plan.placement import DriverPolicy, Placement, commands_reason, driver_reason
 
 
 def placement_for(program, name: str, inputs: dict, below) -> Placement:
@@ -24,21 +24,14 @@ def placement_for(program, name: str, inputs: dict, below) -> Placement:
 
 
 def commands_placement(name: str, size: int, below) -> Placement:
-    """Where a replay of ``size`` bytes of commands on engine ``name`` runs: on the
-    driver by the oracle when the engine's policy (``max_rows`` set by ``below``, as
-    :meth:`DriverPolicy.with_rows` takes it) allows that many bytes of files. A replay
-    hands nothing to the engine: its results are printed."""
+    """Where a replay of ``size`` bytes of commands on engine ``name`` runs, under the
+    engine's driver policy with ``max_rows`` set by ``below``; a replay hands nothing
+    to the engine (its results are printed)."""
     policy = engine(name).driver
-    if policy is None:
-        return Placement(False, "the engine evaluates every run itself", name)
-    policy = policy.with_rows(below)
-    if policy.max_rows == 0:
-        return Placement(False, "the driver is turned off (on_driver_below=0)", name, policy)
-    if size > policy.max_file_bytes:
-        return Placement(False, f"{size:,} bytes of commands, more than "
-                                f"{policy.max_file_bytes:,}", name, policy)
-    return Placement(True, f"{size:,} bytes of commands (at most {policy.max_file_bytes:,})",
-                     ORACLE, policy)
+    if policy is not None:
+        policy = policy.with_rows(below)
+    on_driver, reason = commands_reason(size, policy)
+    return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
 
 
 def evaluate_on_driver(program, runner, inputs: dict, progress, policy: DriverPolicy):

@@ -79,13 +79,32 @@ class Placement:
         return f"evaluated {where}: {self.reason}\n"
 
 
+def _closed(policy: Optional[DriverPolicy]) -> Optional[str]:
+    """Why no run goes to the driver under ``policy``, or None."""
+    if policy is None:
+        return "the engine evaluates every run itself"
+    if policy.max_rows == 0:
+        return "the driver is turned off (on_driver_below=0)"
+    return None
+
+
+def commands_reason(size: int, policy: Optional[DriverPolicy]) -> tuple[bool, str]:
+    """Whether a replay of ``size`` bytes of commands is small enough for the driver
+    under ``policy`` (as files are), and why."""
+    closed = _closed(policy)
+    if closed is not None:
+        return False, closed
+    if size > policy.max_file_bytes:
+        return False, f"{size:,} bytes of commands, more than {policy.max_file_bytes:,}"
+    return True, f"{size:,} bytes of commands (at most {policy.max_file_bytes:,})"
+
+
 def driver_reason(sources: dict, policy: Optional[DriverPolicy]) -> tuple[bool, str]:
     """Whether inputs ``sources`` (relation -> rows given in Python, a path, or any
     other source) are small enough for the driver under ``policy``, and why."""
-    if policy is None:
-        return False, "the engine evaluates every run itself"
-    if policy.max_rows == 0:
-        return False, "the driver is turned off (on_driver_below=0)"
+    closed = _closed(policy)
+    if closed is not None:
+        return False, closed
     rows = files = 0
     for rel, source in sorted(sources.items()):
         if isinstance(source, (list, tuple, set, frozenset)):
