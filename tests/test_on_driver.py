@@ -93,9 +93,34 @@ def test_runs_too_large_or_not_on_the_driver_stay_on_spark(program, spark):
     out = program.run(spark=spark, inputs={**_inputs(), "Manages": frame},
                       on_driver_below=1000)
     assert not program.last_placement.on_driver
-    assert "input `Manages` is not on the driver (a DataFrame)" in \
-        program.last_placement.reason
+    assert ("input `Manages` is not on the driver (a DataFrame whose size is not known "
+            "without a job)") in program.last_placement.reason  # an RDD of Python rows
     assert ("bob", 2) in sorted_rows(out["Reports"])
+
+
+def test_frames_and_tables_that_spark_sizes_go_to_the_driver(program, spark, tmp_path):
+    """A DataFrame read from a file and a catalog table (a view) count by Spark's own
+    estimate of their bytes, without a job; the oracle collects them."""
+    expected = _outputs(program.run(engine="duckdb", inputs=_inputs()))
+    path = str(tmp_path / "manages.parquet")
+    spark.createDataFrame(MANAGES, "boss string, report string").write.parquet(path)
+    grants = str(tmp_path / "grants.parquet")
+    spark.createDataFrame(GRANTS, "user string, team string").write.parquet(grants)
+    spark.read.parquet(grants).createOrReplaceTempView("on_driver_grants")
+    frame = spark.read.parquet(path)
+    inputs = {"Manages": frame, "Grant": "on_driver_grants"}
+    out = program.run(spark=spark, inputs=inputs, on_driver_below=1000)
+    placement = program.last_placement
+    assert placement.on_driver, placement.reason
+    assert "bytes by the engine's estimate" in placement.reason
+    assert _outputs(out) == expected
+    live = program.maintain(inputs=inputs, spark=spark, on_driver_below=1000)
+    assert live.placement.on_driver
+    assert sorted_rows(live.contents("Reports")) == expected["Reports"]
+    program.run(spark=spark, inputs=inputs, on_driver_below=DriverPolicy(
+        max_rows=1000, bytes_per_row=0))  # no byte of files or tables allowed
+    assert not program.last_placement.on_driver
+    assert "bytes of input files and tables, more than 0" in program.last_placement.reason
 
 
 def test_outputs_too_large_to_hand_over_are_evaluated_again_on_spark(program, spark):
@@ -268,7 +293,11 @@ def test_reasons_name_the_bound_that_decided(tmp_path):
     assert driver_reason({"N": [(i,) for i in range(11)]}, policy) == (
         False, "11 input rows, more than 10")
     assert driver_reason({"E": "db.edges"}, policy) == (
-        False, "input `E` is not on the driver (a table or directory)")
+        False, "input `E` is not on the driver (a table or directory whose size is not "
+               "known without a job)")
+    assert driver_reason({"E": "db.edges"}, policy, estimate=lambda source: 30) == (
+        True, "0 input rows given in Python (at most 10) and 0 bytes of input files and "
+              "tables (30 bytes by the engine's estimate) (at most 40)")
     assert driver_reason({}, None) == (False, "the engine evaluates every run itself")
     assert commands_reason(41, policy) == (False, "41 bytes of commands, more than 40")
     assert commands_reason(40, policy)[0]

@@ -2,25 +2,51 @@
 engine (the policy and why: :mod:`dl2sql.plan.placement`)."""
 from __future__ import annotations
 
+import functools
+import importlib.util
+import os
+
 from dl2sql.engines import ORACLE, Settings, engine
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Table
 from dl2sql.plan.placement import DriverPolicy, Placement, commands_reason, driver_reason
 
 
-def placement_for(program, name: str, inputs: dict, below) -> Placement:
+def placement_for(program, name: str, inputs: dict, below, spark=None) -> Placement:
     """Where ``program`` (a :class:`~dl2sql.api.program.Program`) runs on engine
     ``name`` with ``inputs`` (as :meth:`Program.run` takes them), under the engine's
-    driver policy with ``max_rows`` set by ``below`` (:meth:`DriverPolicy.with_rows`)."""
+    driver policy with ``max_rows`` set by ``below`` (:meth:`DriverPolicy.with_rows`).
+    With a classic ``spark`` session, DataFrames and catalog tables count by Spark's
+    estimate of their bytes (they reach the driver through pandas)."""
     policy = engine(name).driver
     if policy is not None:
         policy = policy.with_rows(below)
+    estimate = None
+    if spark is not None and importlib.util.find_spec("pandas") is not None:
+        from dl2sql.io.spark_frames import estimated_bytes  # deferred: Spark's side
+        estimate = functools.partial(estimated_bytes, spark)
+    on_driver, reason = driver_reason(_sources(program, inputs), policy, estimate)
+    return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
+
+
+def _sources(program, inputs: dict) -> dict:
+    """Every input relation's source: given by the call, else its `#[source]`."""
     sources = {program._resolve(rel): value for rel, value in inputs.items()}
     for rel in program.inputs:  # `#[source]` tables the call does not override
         if rel not in sources and program.compiled.relations[rel].source:
             sources[rel] = program.compiled.relations[rel].source
-    on_driver, reason = driver_reason(sources, policy)
-    return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
+    return sources
+
+
+def driver_inputs(program, inputs: dict, spark) -> dict:
+    """``inputs`` for the oracle: every catalog table (named by the call or by a
+    `#[source]`) as the DataFrame ``spark`` reads it, which the oracle collects."""
+    out = {}
+    for rel, source in _sources(program, inputs).items():
+        if isinstance(source, str) and not os.path.isfile(source):
+            source = spark.table(source)
+        out[rel] = source
+    return out
 
 
 def commands_placement(name: str, size: int, below) -> Placement:

@@ -25,7 +25,7 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.transformers import bind_transformers
 from dl2sql.api.maintained import Maintained
-from dl2sql.api.on_driver import Handover, evaluate_on_driver, placement_for
+from dl2sql.api.on_driver import Handover, driver_inputs, evaluate_on_driver, placement_for
 from dl2sql.api.speculation import speculate
 from dl2sql.api.state import current, loaders, read_manifest, representation
 from dl2sql.incremental.execute import Choice
@@ -183,10 +183,13 @@ class Program:
         loops = (limits.counted_policy(dataclasses.replace(get_engine(engine).loops,
                                                            partitioned=False))
                  if partitions == 0 else None)
-        self.last_placement = placement_for(self, runner.engine, inputs or {}, on_driver_below)
+        spark = getattr(runner, "spark", None)
+        self.last_placement = placement_for(self, runner.engine, inputs or {},
+                                            on_driver_below, spark)
         compiled = None
         if self.last_placement.on_driver:
-            compiled = evaluate_on_driver(self, runner, inputs or {}, progress,
+            given = driver_inputs(self, inputs or {}, spark)
+            compiled = evaluate_on_driver(self, runner, given, progress,
                                           self.last_placement.policy)
             if compiled is None:  # too many result rows to hand over: Spark does it
                 self.last_placement = Placement(
@@ -245,14 +248,16 @@ class Program:
         folder = (current(state, getattr(runner, "spark", None), runner.engine)
                   if state is not None else None)
         if folder is None:
-            placement = (placement_for(self, runner.engine, inputs or {}, on_driver_below)
-                         if state is None else Placement(
+            spark = getattr(runner, "spark", None)
+            placement = (placement_for(self, runner.engine, inputs or {}, on_driver_below,
+                                       spark) if state is None else Placement(
                              False, "a state directory keeps the relations on the engine",
                              runner.engine))
             target, handover = runner, None
             if placement.on_driver:  # maintained by the oracle, frames handed over
                 target, handover = get_engine(ORACLE).runner(Settings()), Handover(runner)
                 self._runners.add(target)
+                inputs = driver_inputs(self, inputs or {}, spark)
             live = speculate(self.compiled, lambda compiled: Maintained(
                 compiled, target, self.bind_inputs(inputs or {}, target.engine,
                                                    compiled=compiled),

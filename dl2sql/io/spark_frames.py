@@ -13,6 +13,7 @@ import dataclasses
 import os
 import shutil
 from pathlib import Path
+from typing import Optional
 
 from dl2sql.diagnostics import InputError, first_line, overflow_failure, root_cause
 from dl2sql.io.duckdb_frames import is_pandas_frame
@@ -178,6 +179,26 @@ class SparkInput:
             if message is None:
                 raise
             raise InputError(message) from None
+
+
+def estimated_bytes(spark, source) -> Optional[int]:
+    """Spark's estimate of the bytes of ``source``, a DataFrame or a catalog table's
+    name, from the statistics of its optimized plan, which no job computes: the files'
+    sizes of a scan, a local relation's rows. None where Spark has none: a DataFrame
+    of Python rows (an RDD), a Spark Connect session, a name that is no table, a file
+    path."""
+    try:
+        if isinstance(source, str):
+            if source.lower().endswith((".parquet", ".json", ".jsonl", ".csv")):
+                return None
+            source = spark.table(source)
+        jdf = getattr(source, "_jdf", None)  # a classic session's; Connect has none
+        if jdf is None:
+            return None
+        size = int(str(jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))
+    except Exception:  # no such table, or not a DataFrame: the run reports it
+        return None
+    return None if size >= 2 ** 63 - 1 else size  # Long.MaxValue: unknown
 
 
 def _spark_path(path: str) -> str:

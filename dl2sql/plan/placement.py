@@ -99,29 +99,39 @@ def commands_reason(size: int, policy: Optional[DriverPolicy]) -> tuple[bool, st
     return True, f"{size:,} bytes of commands (at most {policy.max_file_bytes:,})"
 
 
-def driver_reason(sources: dict, policy: Optional[DriverPolicy]) -> tuple[bool, str]:
+def driver_reason(sources: dict, policy: Optional[DriverPolicy],
+                  estimate=None) -> tuple[bool, str]:
     """Whether inputs ``sources`` (relation -> rows given in Python, a path, or any
-    other source) are small enough for the driver under ``policy``, and why."""
+    other source) are small enough for the driver under ``policy``, and why. Any other
+    source counts by ``estimate(source)``, the engine's estimate of its bytes without
+    a job (None: unknown, and the run stays on the engine), within the files' budget."""
     closed = _closed(policy)
     if closed is not None:
         return False, closed
-    rows = files = 0
+    rows = files = frames = 0
     for rel, source in sorted(sources.items()):
         if isinstance(source, (list, tuple, set, frozenset)):
             rows += len(source)
         elif isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
             files += os.path.getsize(source)
         elif source is not None:
-            return False, f"input `{rel}` is not on the driver ({_kind(source)})"
+            size = estimate(source) if estimate is not None else None
+            if size is None:
+                return False, f"input `{rel}` is not on the driver ({_kind(source)})"
+            frames += size
     if rows > policy.max_rows:
         return False, f"{rows:,} input rows, more than {policy.max_rows:,}"
-    if files > policy.max_file_bytes:
-        return False, f"{files:,} bytes of input files, more than {policy.max_file_bytes:,}"
-    return True, (f"{rows:,} input rows given in Python (at most {policy.max_rows:,}) and "
-                  f"{files:,} bytes of input files (at most {policy.max_file_bytes:,})")
+    if files + frames > policy.max_file_bytes:
+        what = "of input files" if not frames else "of input files and tables"
+        return False, f"{files + frames:,} bytes {what}, more than {policy.max_file_bytes:,}"
+    reason = (f"{rows:,} input rows given in Python (at most {policy.max_rows:,}) and "
+              f"{files:,} bytes of input files")
+    if frames:
+        reason += f" and tables ({frames:,} bytes by the engine's estimate)"
+    return True, reason + f" (at most {policy.max_file_bytes:,})"
 
 
 def _kind(source) -> str:
     if isinstance(source, (str, os.PathLike)):
-        return "a table or directory"
-    return f"a {type(source).__name__}"
+        return "a table or directory whose size is not known without a job"
+    return f"a {type(source).__name__} whose size is not known without a job"
