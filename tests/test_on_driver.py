@@ -117,6 +117,8 @@ def test_frames_and_tables_that_spark_sizes_go_to_the_driver(program, spark, tmp
     live = program.maintain(inputs=inputs, spark=spark, on_driver_below=1000)
     assert live.placement.on_driver
     assert sorted_rows(live.contents("Reports")) == expected["Reports"]
+    changes = live.apply(delete={"Grant": "on_driver_grants"})  # a table, by its name
+    assert sorted_rows(changes["Line"]) == [(u, t, -1) for u, t in expected["Line"]]
     program.run(spark=spark, inputs=inputs, on_driver_below=DriverPolicy(
         max_rows=1000, bytes_per_row=0))  # no byte of files or tables allowed
     assert not program.last_placement.on_driver

@@ -119,6 +119,8 @@ class Maintained:
             engine = self.runner.engine
             for kind, given in (("insert", insert), ("delete", delete),
                                 ("insert_or_update", insert_or_update)):
+                if given and self.handover is not None:  # the engine's tables, collected
+                    given = self.handover.given(given)
                 for rel, loader in self.program.bind_inputs(given or {}, engine, sources=False,
                                                             compiled=compiled).items():
                     self._keyed(rel, kind)

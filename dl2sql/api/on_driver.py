@@ -92,6 +92,14 @@ class Handover:
         self.runner = runner  # the engine's
         self._made: list[Table] = []
 
+    def given(self, sources: dict) -> dict:
+        """Sources a transaction gives (relation -> rows, path, DataFrame or table
+        name) as the oracle reads them: a catalog table's name as the engine's
+        DataFrame of it, which the oracle collects."""
+        return {rel: self.runner.spark.table(source)
+                if isinstance(source, str) and not os.path.isfile(source) else source
+                for rel, source in sources.items()}
+
     def changes(self, live, rel: str):
         """The last transaction's changes of ``rel`` (``Maintained.changes``)."""
         made, query = live._change_query(rel, live._change_sources(rel))
