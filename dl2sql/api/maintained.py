@@ -52,9 +52,10 @@ class Maintained:
         -> loader, see :mod:`dl2sql.api.state`), and prepare it for transactions;
         ``program`` (the API's :class:`~dl2sql.Program`) binds frames and files given
         to :meth:`apply`. With ``handover`` (:class:`dl2sql.api.on_driver.Handover`),
-        ``runner`` is the oracle's on the driver and frames are handed to the engine. ``compiled`` is in the representation of wide integers the
-        relations are stored in (a NARROW one that cannot hold ``inputs`` raises
-        IntegerOverflow: the caller binds them again WIDE)."""
+        ``runner`` is the oracle's on the driver and frames are handed to the engine.
+        ``compiled`` is in the representation of wide integers the relations are
+        stored in (a NARROW one that cannot hold ``inputs`` raises IntegerOverflow: the
+        caller binds them again WIDE)."""
         self.program, self.compiled, self.runner = program, compiled, runner
         self.handover = handover
         self.externs, self.progress, self.choice = externs, progress, choice

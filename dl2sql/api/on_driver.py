@@ -18,15 +18,27 @@ def placement_for(program, name: str, inputs: dict, below, spark=None) -> Placem
     driver policy with ``max_rows`` set by ``below`` (:meth:`DriverPolicy.with_rows`).
     With a classic ``spark`` session, DataFrames and catalog tables count by Spark's
     estimate of their bytes (they reach the driver through pandas)."""
-    policy = engine(name).driver
-    if policy is not None:
-        policy = policy.with_rows(below)
+    policy = _policy(name, below)
     estimate = None
     if spark is not None and importlib.util.find_spec("pandas") is not None:
         from dl2sql.io.spark_frames import estimated_bytes  # deferred: Spark's side
         estimate = functools.partial(estimated_bytes, spark)
     on_driver, reason = driver_reason(_sources(program, inputs), policy, estimate)
     return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
+
+
+def _policy(name: str, below):
+    """Engine ``name``'s driver policy with ``max_rows`` set by ``below``, or None."""
+    policy = engine(name).driver
+    return policy.with_rows(below) if policy is not None else None
+
+
+def _read_by(spark, source):
+    """``source`` as the oracle reads it: a catalog table's name (no file of the
+    driver) as the DataFrame ``spark`` reads it, which the oracle collects."""
+    if isinstance(source, str) and not os.path.isfile(source):
+        return spark.table(source)
+    return source
 
 
 def _sources(program, inputs: dict) -> dict:
@@ -39,23 +51,16 @@ def _sources(program, inputs: dict) -> dict:
 
 
 def driver_inputs(program, inputs: dict, spark) -> dict:
-    """``inputs`` for the oracle: every catalog table (named by the call or by a
-    `#[source]`) as the DataFrame ``spark`` reads it, which the oracle collects."""
-    out = {}
-    for rel, source in _sources(program, inputs).items():
-        if isinstance(source, str) and not os.path.isfile(source):
-            source = spark.table(source)
-        out[rel] = source
-    return out
+    """``inputs`` for the oracle, every input relation's source (named by the call or
+    by a `#[source]`) as :func:`_read_by` gives it."""
+    return {rel: _read_by(spark, source) for rel, source in _sources(program, inputs).items()}
 
 
 def commands_placement(name: str, size: int, below) -> Placement:
     """Where a replay of ``size`` bytes of commands on engine ``name`` runs, under the
     engine's driver policy with ``max_rows`` set by ``below``; a replay hands nothing
     to the engine (its results are printed)."""
-    policy = engine(name).driver
-    if policy is not None:
-        policy = policy.with_rows(below)
+    policy = _policy(name, below)
     on_driver, reason = commands_reason(size, policy)
     return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
 
@@ -94,21 +99,13 @@ class Handover:
 
     def given(self, sources: dict) -> dict:
         """Sources a transaction gives (relation -> rows, path, DataFrame or table
-        name) as the oracle reads them: a catalog table's name as the engine's
-        DataFrame of it, which the oracle collects."""
-        return {rel: self.runner.spark.table(source)
-                if isinstance(source, str) and not os.path.isfile(source) else source
-                for rel, source in sources.items()}
+        name) as the oracle reads them (:func:`_read_by`)."""
+        return {rel: _read_by(self.runner.spark, source) for rel, source in sources.items()}
 
     def changes(self, live, rel: str):
         """The last transaction's changes of ``rel`` (``Maintained.changes``)."""
-        made, query = live._change_query(rel, live._change_sources(rel))
-        oracle = live.runner
-        oracle.materialize(made, query, False)
-        try:
-            rows = oracle.fetch(made)
-        finally:
-            oracle.drop(made)
+        made = live.change_table(rel)  # on the oracle, dropped with the next transaction
+        rows = live.runner.fetch(made)
         columns = self._columns(live, rel) + made.columns[-1:]  # and the weight
         return self._frame(Table(made.name, columns, (), rel), rows)
 

@@ -160,10 +160,12 @@ class Program:
 
         On Spark a small run is evaluated on the driver by DuckDB and its outputs handed
         to Spark as tables of their rows (the same rows; docs/performance.md, "Small
-        programs on the driver"): when every input is given as Python rows or as a
-        file on the driver, at most ``on_driver_below`` rows (default 100,000, or the
-        ``DL2SQL_ON_DRIVER_BELOW`` environment variable) and 64 bytes a row of files
-        (6.4 MB by default), and the outputs hold at most a million rows. 0 evaluates
+        programs on the driver"): when every input is given as Python rows, as a file
+        on the driver, or as a DataFrame or table whose bytes Spark estimates without a
+        job (collected through pandas), at most ``on_driver_below`` rows (default
+        100,000, or the ``DL2SQL_ON_DRIVER_BELOW`` environment variable) and 64 bytes a
+        row of files and tables (6.4 MB by default), and the outputs hold at most a
+        million rows. 0 evaluates
         every run on Spark; a :class:`~dl2sql.plan.placement.DriverPolicy` sets every
         bound. :attr:`last_placement` says where the last run was evaluated and why."""
         with interruptible(), limits.iteration_limit(max_iterations), \

@@ -11,8 +11,9 @@ them as they read any table. The results are the same either way: the engines ag
 every program (the property and conformance tests check it), and each result row
 crosses in the normalised form both runners share (:mod:`dl2sql.runner.base`).
 
-Inputs the driver does not hold (DataFrames, catalog tables, directories) keep the run
-on the engine: counting them would itself be a job, and reading them onto the driver
+DataFrames and catalog tables count by the engine's estimate of their bytes, which
+costs no job (the caller gives it); where the engine has none they keep the run on the
+engine: counting them would itself be a job, and reading a large one onto the driver
 is what a user with a cluster does not want. A run whose results turn out larger than
 ``max_result_rows`` is evaluated again on the engine (handing many rows over from
 Python costs more than the engine's evaluation of them).
