@@ -15,25 +15,30 @@ from typing import Any, Callable, Optional
 
 from dl2sql.plan.loops import LoopPolicy
 from dl2sql.plan.placement import DriverPolicy
+from dl2sql.plan.thresholds import DuckDBThresholds, SparkThresholds
 
 
 @dataclass(frozen=True)
 class Settings:
     """What a caller may say about the engine of one run; an engine uses what applies
     to it: ``spark`` (a session) or ``master`` (to start one), ``con`` (a DuckDB
-    connection), ``checkpoint_dir`` and ``partitions`` (Spark loops)."""
+    connection), ``checkpoint_dir`` and ``partitions`` (Spark loops); ``thresholds``
+    replaces the engine's (:mod:`dl2sql.plan.thresholds`)."""
 
     spark: Any = None
     master: Optional[str] = None
     con: Any = None
     checkpoint_dir: Optional[str] = None
     partitions: Optional[int] = None
+    thresholds: Any = None
 
 
 @dataclass(frozen=True)
 class Engine:
     """One engine: its ``name`` (``--engine``), the ``dialect`` its SQL is printed in,
-    how it evaluates recursive strata (``loops``, :mod:`dl2sql.plan.loops`), and where its parts live (``"module:attribute"``): ``runner`` makes a runner from
+    how it evaluates recursive strata (``loops``, :mod:`dl2sql.plan.loops`), how its
+    runner stores and moves rows (``thresholds``, :mod:`dl2sql.plan.thresholds`), and
+    where its parts live (``"module:attribute"``): ``runner`` makes a runner from
     :class:`Settings`; ``inputs`` wraps a bound input (``Input(relation, source,
     columns, env)`` with ``load_into(runner, table)``); ``writer(runner, table, path,
     fmt)`` writes an output file; ``frame(runner, table)`` is a result as the engine's
@@ -46,6 +51,7 @@ class Engine:
     inputs_at: str
     writer_at: str
     frame_at: str
+    thresholds: Any = None
     # small runs evaluated by the oracle on the driver (dl2sql.plan.placement); None:
     # every run on this engine
     driver: Optional[DriverPolicy] = None
@@ -86,7 +92,8 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            runner_at="dl2sql.runner.duckdb_runner:open_runner",
            inputs_at="dl2sql.io.duckdb_frames:DuckDBInput",
            writer_at="dl2sql.io.duckdb_frames:write_table",
-           frame_at="dl2sql.io.duckdb_frames:result_frame"),
+           frame_at="dl2sql.io.duckdb_frames:result_frame",
+           thresholds=DuckDBThresholds()),
     # Each Spark job costs ~0.1 s however small: several semi-naive steps per
     # termination test (one job computes the uncounted ones), but not in loops whose
     # tables are kept partitioned, where a step is one job already and fused steps
@@ -110,7 +117,7 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            inputs_at="dl2sql.io.spark_frames:SparkInput",
            writer_at="dl2sql.io.spark_frames:write_table",
            frame_at="dl2sql.io.spark_frames:result_frame",
-           driver=DriverPolicy()),
+           thresholds=SparkThresholds(), driver=DriverPolicy()),
 )}
 
 # the engine whose results others are checked against (``dl2sql check``)

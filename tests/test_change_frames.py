@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import dl2sql
-import dl2sql.runner.spark_runner as spark_runner
+from dl2sql.plan.thresholds import SparkThresholds
 from engines import maintain_on, sorted_rows
 from graphs import closure
 
@@ -61,9 +61,9 @@ def test_small_changes_are_one_partition_counted_in_one_job(program, spark):
     assert frame.count() == len(weighted_changes(before, after))
 
 
-def test_changes_beyond_the_bound_keep_their_partitions(program, spark, monkeypatch):
-    monkeypatch.setattr(spark_runner, "ONE_PARTITION_ROWS", 0)
-    live = program.maintain(spark=spark, inputs={"Edge": sorted(START)})
+def test_changes_beyond_the_bound_keep_their_partitions(program, spark):
+    live = program.maintain(spark=spark, inputs={"Edge": sorted(START)},
+                            thresholds=SparkThresholds(one_partition_rows=0))
     changes = live.apply(insert={"Edge": [(30, 31)]}, delete={"Edge": [(29, 30)]})
     plan = changes["Path"]._jdf.queryExecution().logical().toString()
     assert "Repartition" not in plan

@@ -11,7 +11,7 @@ import pytest
 
 import dl2sql
 from dl2sql.diagnostics import Dl2sqlWarning
-from dl2sql.runner.spark_checkpoints import (COMPACT_EVERY, LocalCheckpoints,
+from dl2sql.runner.spark_checkpoints import (LocalCheckpoints,
                                              ReliableCheckpoints, checkpoints_for)
 
 PROGRAM = """
@@ -60,9 +60,10 @@ def test_reliable_checkpoints_agree_and_clean_up(spark, tmp_path):
     Evaluator(compiled, runner, Watch(), {}).run(bound, tuple(program.outputs))
     got = {rel: _sorted(runner.dataframe(plan.relations[rel])) for rel in program.outputs}
     assert got == expected
-    assert len(seen) > COMPACT_EVERY  # the loop outlived a compaction
+    every = runner.thresholds.compact_every
+    assert len(seen) > every  # the loop outlived a compaction
     # superseded files are deleted as the loop goes: what is on disk stays bounded
-    assert max(seen) <= 2 * COMPACT_EVERY + 4, seen
+    assert max(seen) <= 2 * every + 4, seen
     # every file set on disk holds a table of the runner, and nothing else is left
     live = runner.stored_files()
     assert {p.split(":", 1)[-1] for p in live} == set(_rdd_dirs(str(tmp_path)))
@@ -158,22 +159,23 @@ Out(x, n) :- Far(x, y), var n = y.group_by(x).count_distinct().
 """
 
 
-def test_a_transaction_fills_its_lazy_checkpoints_as_they_pile_up(spark, monkeypatch):
-    """A transaction fills its lazy checkpoints in one job whenever ``FILL_EVERY`` of
+def test_a_transaction_fills_its_lazy_checkpoints_as_they_pile_up(spark):
+    """A transaction fills its lazy checkpoints in one job whenever ``fill_every`` of
     them wait (the queries one task computes stay few): with every checkpoint filled
     at once, a transaction runs more jobs than with the default, and gives the same
     relations as recomputing on DuckDB."""
-    from dl2sql.runner import spark_runner
+    from dl2sql.plan.thresholds import SparkThresholds
 
     program = dl2sql.compile(FILLED)
     edges = [(i, (i + 1) % 6) for i in range(6)]
     insert, delete = {"Edge": [(2, 7), (7, 8)]}, {"Edge": [(5, 0)]}
     after = sorted((set(edges) - set(delete["Edge"])) | set(insert["Edge"]))
     want = program.run(engine="duckdb", inputs={"Edge": after})
-    jobs, default = {}, spark_runner.FILL_EVERY
+    jobs, default = {}, SparkThresholds().fill_every
     for every in (default, 1):
-        monkeypatch.setattr(spark_runner, "FILL_EVERY", every)
-        live = program.maintain(inputs={"Edge": edges}, engine="spark", spark=spark)
+        live = program.maintain(inputs={"Edge": edges}, engine="spark", spark=spark,
+                                thresholds=SparkThresholds(fill_every=every))
+        assert live.runner.thresholds.fill_every == every
         try:
             before = live.runner.actions
             live.apply(insert=insert, delete=delete)

@@ -85,6 +85,9 @@ def test_csv_output_and_explain(tmp_path, engine_name, capsys):
     assert lines[0] == "src,dst" and sorted(lines[1:])[0] == "a,b" and len(lines) == 7
     shown = capsys.readouterr().out
     assert "== strata" in shown and "== iterations" in shown
+    # the thresholds of the runner that ran, as its engine declares them
+    from dl2sql.engines import ENGINES
+    assert f"== runner thresholds\n{ENGINES[engine_name].thresholds.text()}\n" in shown
     if engine_name == "spark":  # a closure by doubling (no keys): one step, then 4 per count
         assert "Reach: iteration 1: Reach__new=" in shown
         assert "Reach: iteration 5: Reach__new=0" in shown

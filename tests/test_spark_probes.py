@@ -6,7 +6,10 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
-from dl2sql.runner.spark_probes import NARROW_FACTOR, narrowed, narrows
+from dl2sql.runner.spark_probes import narrowed, narrows
+from dl2sql.plan.thresholds import SparkThresholds
+
+LIMITS = SparkThresholds()
 
 NEGATION = ("SELECT DISTINCT t1.d AS s, t1.s AS d FROM Changed AS t1 WHERE NOT EXISTS("
             "SELECT 1 FROM Big AS t2 WHERE t2.s = t1.d AND t2.d = t1.s)")
@@ -29,22 +32,25 @@ def _probed_tables(query: exp.Expression) -> list[str]:
 
 
 def test_sizes_decide():
-    assert narrows(1, NARROW_FACTOR)
-    assert not narrows(1, NARROW_FACTOR - 1)
-    assert not narrows(None, 10**6) and not narrows(1, None)
-    assert not narrows(10**6, 10**9)  # too many keys to broadcast
+    assert narrows(1, LIMITS.narrow_factor, LIMITS)
+    assert not narrows(1, LIMITS.narrow_factor - 1, LIMITS)
+    assert not narrows(None, 10**6, LIMITS) and not narrows(1, None, LIMITS)
+    assert not narrows(10**6, 10**9, LIMITS)  # too many keys to broadcast
+    # the thresholds are the caller's
+    assert narrows(10**6, 10**9, SparkThresholds(narrow_rows=10**6))
+    assert not narrows(1, 100, SparkThresholds(narrow_factor=101))
 
 
 def test_a_small_table_probing_a_large_one_is_narrowed():
     query = _parse(NEGATION)
-    out = narrowed(query, SIZES.get, {})
+    out = narrowed(query, SIZES.get, {}, LIMITS)
     assert out is not query and query.sql("spark") == _parse(NEGATION).sql("spark")
     text = out.sql("spark")
     assert "LEFT SEMI JOIN" in text and "BROADCAST(dl2sql_keys)" in text
     assert _probed_tables(out) != _probed_tables(query)
     # the same tree while the sizes choose the same
     cache: dict = {}
-    assert narrowed(query, SIZES.get, cache) is narrowed(query, SIZES.get, cache)
+    assert narrowed(query, SIZES.get, cache, LIMITS) is narrowed(query, SIZES.get, cache, LIMITS)
 
 
 def test_probes_left_as_they_are():
@@ -53,7 +59,7 @@ def test_probes_left_as_they_are():
                         (TWO_TABLES, SIZES),  # compared with two tables
                         ("SELECT 1 FROM Changed AS t1", SIZES)]:  # no probe
         query = _parse(text)
-        assert narrowed(query, sizes.get, {}) is query, text
+        assert narrowed(query, sizes.get, {}, LIMITS) is query, text
 
 
 def test_spark_answers_the_narrowed_query_as_the_original(spark):
@@ -65,7 +71,7 @@ def test_spark_answers_the_narrowed_query_as_the_original(spark):
         spark.createDataFrame(rows, schema).createOrReplaceTempView(name)
     for text in (NEGATION, EXISTENCE):
         query = _parse(text)
-        out = narrowed(query, SIZES.get, {})
+        out = narrowed(query, SIZES.get, {}, LIMITS)
         assert out is not query
         original = sorted(map(tuple, spark.sql(query.sql("spark")).collect()))
         assert 0 < len(original) < len(tables["Changed"])  # the probe decides something

@@ -134,7 +134,7 @@ class Program:
             checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None,
             max_iterations: Optional[int] = None,
             report_after: Optional[float] = None,
-            on_driver_below=None) -> dict:
+            on_driver_below=None, thresholds=None) -> dict:
         """Evaluate the program; the output relations by name.
 
         On Spark (the default) ``spark`` is used as it is — any master, a cluster
@@ -167,16 +167,22 @@ class Program:
         row of files and tables (6.4 MB by default), and the outputs hold at most a
         million rows. 0 evaluates
         every run on Spark; a :class:`~dl2sql.plan.placement.DriverPolicy` sets every
-        bound. :attr:`last_placement` says where the last run was evaluated and why."""
+        bound. :attr:`last_placement` says where the last run was evaluated and why.
+
+        ``thresholds`` replaces the engine's runner thresholds for this run (when rows
+        stay on the driver, when checkpoints are filled, ...: a
+        :class:`~dl2sql.plan.thresholds.DuckDBThresholds` or
+        :class:`~dl2sql.plan.thresholds.SparkThresholds`); they change what a run
+        costs, never its rows."""
         with interruptible(), limits.iteration_limit(max_iterations), \
                 reported(progress, report_after) as progress:
             return self._run(spark, inputs, engine, master, progress, con, checkpoint_dir,
-                             partitions, on_driver_below)
+                             partitions, on_driver_below, thresholds)
 
     def _run(self, spark, inputs, engine, master, progress, con, checkpoint_dir,
-             partitions, on_driver_below=None) -> dict:
+             partitions, on_driver_below=None, thresholds=None) -> dict:
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
-                                                    partitions))
+                                                    partitions, thresholds))
         self._runners.add(runner)
         if getattr(runner, "release", None) is not None:
             self._releases.append(runner.release)
@@ -215,7 +221,7 @@ class Program:
                  state: Optional[str] = None, choice: Optional[Choice] = None,
                  checkpoint_dir: Optional[str] = None, partitions: Optional[int] = None,
                  max_iterations: Optional[int] = None, report_after: Optional[float] = None,
-                 on_driver_below=None):
+                 on_driver_below=None, thresholds=None):
         """Evaluate the program on ``inputs`` (as for :meth:`run`) and keep its relations
         stored, to be updated transaction by transaction: a
         :class:`~dl2sql.api.maintained.Maintained` (its ``apply`` takes the inserted
@@ -233,17 +239,19 @@ class Program:
         without ``state``, a program whose inputs are small is maintained on the driver
         by DuckDB, its changes and contents handed to Spark as DataFrames, whatever
         size it grows to (``live.placement`` says where and why); its :meth:`save`
-        writes a state that Spark reads, to a local path only."""
+        writes a state that Spark reads, to a local path only. ``thresholds`` are
+        :meth:`run`'s, for this program's runner (its evaluation and transactions)."""
         with interruptible(), limits.iteration_limit(max_iterations), \
                 reported(progress, report_after) as progress:
             return self._maintain(inputs, engine, spark, master, con, progress, state,
-                                  choice, checkpoint_dir, partitions, on_driver_below)
+                                  choice, checkpoint_dir, partitions, on_driver_below,
+                                  thresholds)
 
     def _maintain(self, inputs, engine, spark, master, con, progress, state, choice,
-                  checkpoint_dir, partitions, on_driver_below=None):
+                  checkpoint_dir, partitions, on_driver_below=None, thresholds=None):
         choice = choice or Choice()
         runner = get_engine(engine).runner(Settings(spark, master, con, checkpoint_dir,
-                                                    partitions))
+                                                    partitions, thresholds))
         self._runners.add(runner)
         if getattr(runner, "release", None) is not None:
             self._releases.append(runner.release)

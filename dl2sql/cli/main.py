@@ -401,6 +401,7 @@ def _replay(program, engine, args, commands, name, init_snapshot, out, err,
     explain = RecordingProgress() if getattr(args, "explain", False) else None
     if explain is not None:
         err.write(placement.text())
+        err.write(f"runner thresholds: {runner.thresholds.text()}\n")
     after = None if getattr(args, "quiet", False) else report_after()
     with reported(explain, after) as progress:
         return _replay_on(runner, program, args, commands, name, init_snapshot, out, err,

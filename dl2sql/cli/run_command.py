@@ -88,6 +88,9 @@ def explain(program: Program, recorder: RecordingProgress, out: TextIO) -> None:
     compiled = program.last_compiled  # in the representation of wide integers it ended in
     placement = program.last_placement
     out.write("== placement\n" + placement.text())
+    thresholds = getattr(program.last_runner, "thresholds", None)
+    if thresholds is not None:  # of the runner that evaluated (dl2sql.plan.thresholds)
+        out.write(f"== runner thresholds\n{thresholds.text()}\n")
     dialect = get_engine(placement.engine).dialect  # of the plan that ran
     out.write(integers_text(compiled, recorder.widened, "== integers\n"))
     out.write("== strata\n")

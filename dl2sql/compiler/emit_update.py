@@ -26,11 +26,13 @@ def _policy(engine: str) -> list[str]:
     """The thresholds the branches below are decided by: the engine's loop policy
     (:data:`dl2sql.engines.ENGINES`) and the default choice between maintaining and
     recomputing (:class:`~dl2sql.incremental.choice.Choice`; ``maintain(choice=...)``
-    sets another)."""
+    sets another); and those by which its runner keeps the rows of each statement
+    (:mod:`dl2sql.plan.thresholds`; ``maintain(thresholds=...)`` sets others)."""
     def fields(obj) -> str:
         return ", ".join(f"{f.name}={getattr(obj, f.name)}" for f in dataclasses.fields(obj))
     return [f"-- loops: {fields(ENGINES[engine].loops)}",
-            f"-- choice (the default): {fields(Choice())}"]
+            f"-- choice (the default): {fields(Choice())}",
+            f"-- runner thresholds: {ENGINES[engine].thresholds.text()}"]
 
 
 def emit_update(program, dialect: str) -> str:

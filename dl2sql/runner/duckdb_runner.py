@@ -18,20 +18,14 @@ from typing import Any, Callable, Optional
 from sqlglot import exp
 
 from dl2sql.plan.nodes import Table
+from dl2sql.engines import ENGINES
 from dl2sql.runner.duckdb_held import HeldRows
+from dl2sql.plan.thresholds import DuckDBThresholds, chosen
 from dl2sql.runner.duckdb_namespace import (attach_own_database, detach, in_database,
                                            tables_of)
 from dl2sql.runner import interrupts
 from dl2sql.sqlgen.trees import drop_table, select_all, table as table_ref
 
-# Rows are sent in chunks so that a very large input does not build one giant
-# parameter list (DuckDB copies every parameter into its own vectors).
-_LOAD_CHUNK = 100_000
-# at most this many rows given to hold() stay on the driver until a statement reads them
-HOLD_ROWS = 1_000
-# a stored table's deferred changes are applied once they touch this many rows (they
-# wait on the driver for a reader; duckdb_held.py)
-DEFER_ROWS = 10_000
 
 _DT = exp.DataType.Type
 # the alias of the rows a patch removes: no relation's table is named so (DuckDB's
@@ -106,7 +100,9 @@ class DuckDBRunner:
     # it anew (a transaction of an update plan makes 20 to 50 small tables)
     keeps_rows_below = 10_000
 
-    def __init__(self, con=None):
+    def __init__(self, con=None, thresholds: Optional[DuckDBThresholds] = None):
+        # how rows are loaded, held and patched (dl2sql.plan.thresholds)
+        self.thresholds = chosen(thresholds, ENGINES["duckdb"].thresholds)
         self.database: Optional[str] = None  # where its tables are, on a con given
         # detaches that database: the program of the run keeps it for its close()
         self.release: Optional[Callable[[], None]] = None
@@ -172,18 +168,19 @@ class DuckDBRunner:
             self.con.execute(self._schema_sql(table))
             return
         _check_arity(table, rows)
-        for start in range(0, len(rows), _LOAD_CHUNK):
+        chunk = self.thresholds.load_chunk
+        for start in range(0, len(rows), chunk):
             create = start == 0
             self.con.execute(self._text(("load", table, create),
                                         lambda: self._load_sql(table, create)),
-                             _params(table, rows[start:start + _LOAD_CHUNK]))
+                             _params(table, rows[start:start + chunk]))
 
     def hold(self, table: Table, rows: list[tuple]) -> None:
         """:meth:`load` for a temporary table of a few rows made on the driver: it is
         made when a statement first reads it, and a patch or an append that takes its
         rows reads them as parameters instead (a CREATE costs about as much as the
         DELETE or INSERT that then reads the table)."""
-        if len(rows) > HOLD_ROWS or not table.columns:
+        if len(rows) > self.thresholds.held_rows or not table.columns:
             self.load(table, rows)
             return
         _check_arity(table, rows)
@@ -330,7 +327,7 @@ class DuckDBRunner:
         if (plus is None) == (plus_rows is None) and (minus is None) == (minus_rows is None) \
                 and self._kept.rows(target.name) is None \
                 and self._kept.defer(target, plus_rows, minus_rows):
-            if self._kept.touched(target.name) > DEFER_ROWS:
+            if self._kept.touched(target.name) > self.thresholds.defer_rows:
                 self._current((target.name,))
             return
         self._current((target.name,))
@@ -527,5 +524,6 @@ def _row_converter(table: Table) -> Callable[[Any], Any]:
 
 
 def open_runner(settings) -> DuckDBRunner:
-    """A runner on ``settings.con``, or on a new in-memory database."""
-    return DuckDBRunner(settings.con)
+    """A runner on ``settings.con``, or on a new in-memory database, with
+    ``settings.thresholds`` or the engine's."""
+    return DuckDBRunner(settings.con, settings.thresholds)

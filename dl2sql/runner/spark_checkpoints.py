@@ -18,8 +18,8 @@ checkpoints and put back after; each file set is deleted as soon as no table of 
 runner is stored in it any more, and the whole directory when the runner is closed
 (``Program.close()``, the CLI when its outputs are written) or the process ends.
 A loop's growing relations are unions of the pieces stored at each step, written
-anew as one only every :data:`COMPACT_EVERY` appends, with either kind of checkpoint
-(:mod:`dl2sql.runner.spark_pieces`).
+anew as one only every ``compact_every`` appends (:mod:`dl2sql.plan.thresholds`),
+with either kind of checkpoint (:mod:`dl2sql.runner.spark_pieces`).
 
 Reliable checkpoints need ``SparkContext`` (to set the directory and delete files),
 which Spark Connect sessions do not offer: those use local checkpoints.
@@ -38,8 +38,6 @@ from typing import Optional
 
 from dl2sql.diagnostics import Dl2sqlWarning
 from dl2sql.runner.spark_session import is_connect, is_local_master
-
-COMPACT_EVERY = 8  # stored pieces a table may be the union of before it is stored as one
 
 _warned: set = set()  # sessions told that they have no checkpoint directory
 _lock = threading.Lock()

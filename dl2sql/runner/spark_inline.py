@@ -53,7 +53,8 @@ def inline_query(table: Table, rows: list[tuple]) -> Optional[exp.Select]:
     (normalised values of ``table``'s columns, as Spark's converters take them), a
     select of typed NULLs where no row passes when there are no rows (``VALUES``
     needs one), or None where a column's type has no literal here (or there is no
-    column). The caller keeps it to a few rows (``spark_runner.LOCAL_ROWS``)."""
+    column). The caller keeps it to a few rows (its ``local_rows``,
+    :mod:`dl2sql.plan.thresholds`)."""
     if not table.columns:
         return None
     if not rows:  # no VALUES: typed NULLs that no row passes (a plan's empty relation)

@@ -26,15 +26,12 @@ from typing import Callable, NamedTuple, Optional
 
 from sqlglot import exp
 
-NARROW_ROWS = 100_000  # most rows an outer table may have to be broadcast as keys
-NARROW_FACTOR = 16  # the probed table must have this many times the outer table's rows
-
-
-def narrows(outer: Optional[int], probed: Optional[int]) -> bool:
+def narrows(outer: Optional[int], probed: Optional[int], thresholds) -> bool:
     """Whether a probe of ``probed`` rows by ``outer`` rows is narrowed first (sizes
-    unknown: no)."""
-    return (outer is not None and probed is not None and outer <= NARROW_ROWS
-            and probed >= NARROW_FACTOR * max(outer, 1))
+    unknown: no), by ``thresholds``' ``narrow_rows`` and ``narrow_factor``
+    (:class:`~dl2sql.plan.thresholds.SparkThresholds`)."""
+    return (outer is not None and probed is not None and outer <= thresholds.narrow_rows
+            and probed >= thresholds.narrow_factor * max(outer, 1))
 
 
 class _Probe(NamedTuple):
@@ -87,17 +84,17 @@ def _probe(node: exp.Exists) -> Optional[_Probe]:
 
 
 def narrowed(query: exp.Expression, rows: Callable[[str], Optional[int]],
-             cache: dict) -> exp.Expression:
+             cache: dict, thresholds) -> exp.Expression:
     """``query`` with each ``EXISTS`` probe whose sizes (``rows`` of a table name) pay
-    narrowed, as above; ``query`` itself where none does. Rewritten trees are kept in
-    ``cache`` by the query's identity and the probes chosen, and so are its probes
-    (a loop plans the same query at every step)."""
+    narrowed, as above (by ``thresholds``); ``query`` itself where none does.
+    Rewritten trees are kept in ``cache`` by the query's identity and the probes
+    chosen, and so are its probes (a loop plans the same query at every step)."""
     hit = cache.get(id(query))
     if hit is None or hit[0] is not query:
         hit = cache[id(query)] = (query, [_probe(n) for n in query.find_all(exp.Exists)])
     probes = hit[1]
-    chosen = tuple(p is not None and narrows(rows(p.outer.name), rows(p.probed.name))
-                   for p in probes)
+    chosen = tuple(p is not None and narrows(rows(p.outer.name), rows(p.probed.name),
+                                             thresholds) for p in probes)
     if not any(chosen):
         return query
     key = (id(query), chosen)

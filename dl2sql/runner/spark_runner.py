@@ -29,9 +29,10 @@ from typing import Any, Optional
 
 from sqlglot import exp
 
+from dl2sql.engines import ENGINES
 from dl2sql.plan.nodes import Loop, Materialize, Table
-from dl2sql.runner.spark_checkpoints import (COMPACT_EVERY, checkpoint_counted,
-                                              checkpoints_for, collect_each, fill)
+from dl2sql.runner.spark_checkpoints import (checkpoint_counted, checkpoints_for,
+                                              collect_each, fill)
 from dl2sql.runner.spark_inline import inline_query
 from dl2sql.runner.spark_partitioning import CoPartitioner, partitioned_by_plan
 from dl2sql.runner.spark_pieces import Piece, compacted, union_of
@@ -41,21 +42,12 @@ from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
 from dl2sql.runner.spark_types import relaxed, row_width, schema_ddl, spark_rows, to_spark
 from dl2sql.runner.spark_views import Views
+from dl2sql.plan.thresholds import SparkThresholds, chosen
 from dl2sql.runtime.spark_values import SparkUdf, normalize
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.trees import select_all
 
 # --- runner ----------------------------------------------------------------------------
-
-# at most this many rows loaded from Python stay a local relation (not checkpointed)
-LOCAL_ROWS = 1000
-# a frame known to be at most this many rows is read as one partition (frame_of)
-ONE_PARTITION_ROWS = 100_000
-# a transaction fills its lazy checkpoints once this many wait (else at its end): the
-# queries of checkpoints partitioned alike run in one task, one after the other, and
-# each shuffled hash join holds its memory pages until the task ends; four strata of a
-# random program filled at once ran out of task memory (UNABLE_TO_ACQUIRE_MEMORY)
-FILL_EVERY = 16
 
 
 class SparkRunner:
@@ -74,7 +66,10 @@ class SparkRunner:
     both sides, which was most of a loop step's work on a random graph (a profile of
     run 12). A hash join keeps its build side in memory and cannot spill, so the
     default bound follows the memory a task has (:func:`hash_join_budget`); above it
-    the choice is Spark's (sort-merge, which spills).
+    the choice is Spark's (sort-merge, which spills). ``thresholds`` say when rows
+    stay local relations, when checkpoints are filled and compacted, and when probes
+    are narrowed (:class:`~dl2sql.plan.thresholds.SparkThresholds`; the engine's
+    by default).
     """
 
     engine = "spark"
@@ -84,7 +79,10 @@ class SparkRunner:
 
     def __init__(self, spark, count_mode: str = "auto", broadcast_bytes: int = 0,
                  hash_join_bytes: Optional[int] = None, partitions: Optional[int] = None,
-                 checkpoint_dir: Optional[str] = None, checkpoints: str = "auto"):
+                 checkpoint_dir: Optional[str] = None, checkpoints: str = "auto",
+                 thresholds: Optional[SparkThresholds] = None):
+        # how rows are loaded, checkpointed and probed (dl2sql.plan.thresholds)
+        self.thresholds = chosen(thresholds, ENGINES["spark"].thresholds)
         if count_mode not in ("auto", "observe", "count"):
             raise ValueError(f"count_mode must be auto, observe or count, not {count_mode!r}")
         self.spark = spark
@@ -244,7 +242,7 @@ class SparkRunner:
 
     # -- Runner protocol -----------------------------------------------------------
     def load(self, table: Table, rows: list[tuple]) -> None:
-        """Create ``table`` from normalised ``rows``: up to ``LOCAL_ROWS`` rows as a
+        """Create ``table`` from normalised ``rows``: up to ``local_rows`` rows as a
         table of literals in the plan (:mod:`spark_inline`), or where their types have
         no literals there as a DataFrame of them; more rows checkpointed, so that the
         Python data is serialised into Spark once, not on every read."""
@@ -257,7 +255,7 @@ class SparkRunner:
 
     def _load_rows(self, table: Table, rows: list[tuple], eager: bool) -> None:
         rows = spark_rows(table, rows)
-        if len(rows) <= LOCAL_ROWS and not self.co.wants(table):
+        if len(rows) <= self.thresholds.local_rows and not self.co.wants(table):
             # a few rows travel inside each query's plan: no job now, nothing an
             # executor can lose, and as literals no Python worker to read them
             literal = inline_query(table, rows)  # None: types without literals
@@ -312,7 +310,8 @@ class SparkRunner:
         a relation patched at every transaction ended with thousands of tiny tasks; a
         union of pieces partitioned alike keeps their partitioning, which a coalesce
         would lose, and every join on the table would then shuffle it again)."""
-        text, names = self._printed(narrowed(query, self.rows, self._narrowed))
+        text, names = self._printed(narrowed(query, self.rows, self._narrowed,
+                                             self.thresholds))
         self._register_views(names)
         with self.co.planning(table):
             df = self.spark.sql(text)  # partitioned by its SQL, see dialects.store_partitioned
@@ -328,7 +327,7 @@ class SparkRunner:
                 self._set(table, ck, None, files)
                 if self._unfilled is not None and not self.store.reliable:
                     self._unfilled.append(ck)  # a reliable checkpoint is written at once
-                    if len(self._unfilled) >= FILL_EVERY:
+                    if len(self._unfilled) >= self.thresholds.fill_every:
                         self._fill()
                 return None
             ck, n, files = self._checkpoint_counted(df)
@@ -338,7 +337,7 @@ class SparkRunner:
     def frame_of(self, query: exp.Expression):
         """A DataFrame of ``query`` (no action: it is computed when it is read); of
         one partition where the tables it reads are known to hold together at most
-        ``ONE_PARTITION_ROWS`` rows.
+        ``one_partition_rows`` rows.
 
         A transaction's changes are a few rows spread over the partitions of the
         tables they were made in. Counting them (or any aggregate) shuffles them into
@@ -349,13 +348,13 @@ class SparkRunner:
         self._register_views(names)
         df = self.spark.sql(text)
         sizes = [self.sizes.get(name) for name in names]
-        if sizes and None not in sizes and sum(sizes) <= ONE_PARTITION_ROWS:
+        if sizes and None not in sizes and sum(sizes) <= self.thresholds.one_partition_rows:
             return df.coalesce(1)
         return df
 
     def append(self, target: Table, source: Table) -> None:
         """``target := target ∪ source`` with no action now: the union of the stored
-        pieces themselves, where more than ``COMPACT_EVERY`` pieces have some of the
+        pieces themselves, where more than ``compact_every`` pieces have some of the
         smallest stored as one (lazily where local: the next action that reads
         ``target`` writes it).
 
@@ -365,7 +364,7 @@ class SparkRunner:
         time to plan and to ship (docs/performance.md, run 12). A union of
         co-partitioned pieces keeps their partitioning."""
         pieces = self._pieces[target.name] + self._pieces[source.name]
-        if len(pieces) > COMPACT_EVERY:
+        if len(pieces) > self.thresholds.compact_every:
             pieces = compacted(self, target, pieces, self._compactions)
         a, b = self.sizes.get(target.name), self.sizes.get(source.name)
         self._set(target, union_of(self, target, pieces), None if a is None or b is None
@@ -438,7 +437,7 @@ class SparkRunner:
 
     def _fill(self) -> None:
         """Fill the lazy checkpoints made since the transaction began (or since the
-        last fill, :data:`FILL_EVERY`) that a table still holds (alone or as a piece),
+        last fill, ``fill_every``) that a table still holds (alone or as a piece),
         in one job, and learn those tables' sizes. (One no table holds is filled by
         the job that computes a checkpoint made from it, if any.)"""
         held = [df for df in self.tables.values()] + [
@@ -527,4 +526,4 @@ def open_runner(settings) -> SparkRunner:
     ``settings.master``."""
     spark = settings.spark if settings.spark is not None else get_spark(settings.master)
     return SparkRunner(spark, partitions=settings.partitions,
-                       checkpoint_dir=settings.checkpoint_dir)
+                       checkpoint_dir=settings.checkpoint_dir, thresholds=settings.thresholds)

@@ -140,10 +140,10 @@ def test_rows_that_cannot_be_kept_apart_are_applied_at_once():
                   .fetchall()) == [(1,), (2,)]
 
 
-def test_changes_that_touch_many_rows_are_applied_without_waiting(runner, monkeypatch):
-    from dl2sql.runner import duckdb_runner
+def test_changes_that_touch_many_rows_are_applied_without_waiting(runner):
+    from dl2sql.plan.thresholds import DuckDBThresholds
 
-    monkeypatch.setattr(duckdb_runner, "DEFER_ROWS", 3)
+    runner.thresholds = DuckDBThresholds(defer_rows=3)
     patch(runner, [(4, "d"), (5, "e")], [])  # two rows touched: deferred
     assert stored(runner) == [(1, "a"), (2, "b"), (3, "c")]
     patch(runner, [], [(1, "a"), (2, "b")])  # four: applied

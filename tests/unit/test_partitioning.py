@@ -179,9 +179,8 @@ def test_spark_loop_tables_stay_partitioned_and_confs_are_restored(spark):
         assert _partitioning(path).startswith("hashpartitioning(y#")
         assert _partitioning(edge).startswith("hashpartitioning(x#")
         assert path.rdd.getNumPartitions() == runner.partitions
-    from dl2sql.runner.spark_checkpoints import COMPACT_EVERY
-
-    assert 1 < len(runner._pieces["Path"]) <= COMPACT_EVERY  # 31 appends, few pieces
+    every = runner.thresholds.compact_every
+    assert 1 < len(runner._pieces["Path"]) <= every  # 31 appends, few pieces
 
 
 def test_spark_loop_step_shuffles_once(spark):
