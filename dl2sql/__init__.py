@@ -14,6 +14,7 @@ _EXPORTS = {
     "compile": "dl2sql.api.program",
     "Program": "dl2sql.api.program",
     "register_functions": "dl2sql.api.script_functions",
+    "spark_settings": "dl2sql.runner.spark_session",
     "CompileError": "dl2sql.diagnostics",
     "InputError": "dl2sql.diagnostics",
     "RuntimeFailure": "dl2sql.diagnostics",

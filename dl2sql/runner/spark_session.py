@@ -104,6 +104,23 @@ def driver_memory(master: str) -> str:
     return f"{gib}g"
 
 
+# Settings a session fixes when it starts (Spark's static settings: ``spark.conf.set``
+# refuses them later) that dl2sql's loops run faster with. Spark compiles each distinct
+# query stage to a Java class and keeps 100: a loop step of one rule has about ten, a
+# program of many rules far more, and every class compiled again is also run
+# interpreted again until the JVM's JIT has warmed it up (docs/performance.md, run 12;
+# on a session built without it, the transitive closure of 1,000 nodes took 1.26x as
+# long, of 2,000 as long: "A session the user passes", issue 45)
+STATIC_SETTINGS = {"spark.sql.codegen.cache.maxEntries": "2000"}
+
+
+def spark_settings() -> dict[str, str]:
+    """The static settings dl2sql's own sessions start with, for a session the user
+    builds and passes to dl2sql: ``SparkSession.builder.config(map=dl2sql.spark_settings())``.
+    Settings that can change at run time dl2sql sets itself while it runs."""
+    return dict(STATIC_SETTINGS)
+
+
 def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[str, str]:
     """The Spark settings of a session dl2sql starts on ``master``."""
     settings = {
@@ -119,11 +136,7 @@ def session_settings(master: str, checkpoint_dir: Optional[str] = None) -> dict[
         "spark.log.structuredLogging.enabled": "false",
         "spark.driver.memory": os.environ.get("DL2SQL_DRIVER_MEMORY") or driver_memory(master),
         "spark.driver.extraJavaOptions": f"-Dlog4j.configurationFile={_log4j_file()}",
-        # Spark compiles each distinct query stage to a Java class and keeps 100: a
-        # loop step of one rule has about ten, a program of many rules far more, and
-        # every class compiled again is also run interpreted again until the JVM's
-        # JIT has warmed it up (docs/performance.md, run 12)
-        "spark.sql.codegen.cache.maxEntries": "2000",
+        **STATIC_SETTINGS,
     }
     cores = local_cores(master)
     if cores:
