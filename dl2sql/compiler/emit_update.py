@@ -11,8 +11,6 @@ engine's policy; the decision itself is made per transaction (``--explain`` of
 """
 from __future__ import annotations
 
-import dataclasses
-
 from dl2sql.compiler.emit import _plan_lines
 from dl2sql.incremental.choice import Choice
 from dl2sql.incremental.bag_nodes import BagPatch, Replace
@@ -20,6 +18,7 @@ from dl2sql.incremental.nodes import (BySize, DriverSearch, Enough, InputOnDrive
                                       OverDeletion, VariantsOnDriver)
 from dl2sql.engines import ENGINES
 from dl2sql.plan.nodes import Choose, Loop, Patch
+from dl2sql.plan.thresholds import fields_text
 
 
 def _policy(engine: str) -> list[str]:
@@ -28,10 +27,8 @@ def _policy(engine: str) -> list[str]:
     recomputing (:class:`~dl2sql.incremental.choice.Choice`; ``maintain(choice=...)``
     sets another); and those by which its runner keeps the rows of each statement
     (:mod:`dl2sql.plan.thresholds`; ``maintain(thresholds=...)`` sets others)."""
-    def fields(obj) -> str:
-        return ", ".join(f"{f.name}={getattr(obj, f.name)}" for f in dataclasses.fields(obj))
-    return [f"-- loops: {fields(ENGINES[engine].loops)}",
-            f"-- choice (the default): {fields(Choice())}",
+    return [f"-- loops: {fields_text(ENGINES[engine].loops)}",
+            f"-- choice (the default): {fields_text(Choice())}",
             f"-- runner thresholds: {ENGINES[engine].thresholds.text()}"]
 
 

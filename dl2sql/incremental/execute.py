@@ -174,7 +174,7 @@ class Updater:
         if everything:
             names |= self._left
         else:
-            keep = getattr(self.runner, "keeps_rows_below", 0)
+            keep = self.runner.thresholds.kept_rows
         # a table left over is never read: one not made by this transaction is empty
         # for it (and replaced where a statement makes it)
         small = {n for n in names if self.rows.get(n) is not None and self.rows[n] < keep}

@@ -17,10 +17,10 @@ from typing import Any, Callable, Optional
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import Table
 from dl2sql.engines import ENGINES
-from dl2sql.runner.duckdb_held import HeldRows
+from dl2sql.plan.nodes import Table
 from dl2sql.plan.thresholds import DuckDBThresholds, chosen
+from dl2sql.runner.duckdb_held import HeldRows
 from dl2sql.runner.duckdb_namespace import (attach_own_database, detach, in_database,
                                            tables_of)
 from dl2sql.runner import interrupts
@@ -94,11 +94,6 @@ class DuckDBRunner:
     engine = "duckdb"
     dialect = "duckdb"
     counting_costs = False  # a CREATE TABLE AS answers with its number of rows
-    # a transaction's temporary tables of at most this many rows are not dropped before
-    # the next one, which replaces those it makes again: dropping is a catalog write
-    # (20 tables, 2.8 ms in one call), replacing a table costs 0.04 ms more than making
-    # it anew (a transaction of an update plan makes 20 to 50 small tables)
-    keeps_rows_below = 10_000
 
     def __init__(self, con=None, thresholds: Optional[DuckDBThresholds] = None):
         # how rows are loaded, held and patched (dl2sql.plan.thresholds)

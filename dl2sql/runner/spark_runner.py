@@ -31,6 +31,7 @@ from sqlglot import exp
 
 from dl2sql.engines import ENGINES
 from dl2sql.plan.nodes import Loop, Materialize, Table
+from dl2sql.plan.thresholds import SparkThresholds, chosen
 from dl2sql.runner.spark_checkpoints import (checkpoint_counted, checkpoints_for,
                                               collect_each, fill)
 from dl2sql.runner.spark_inline import inline_query
@@ -42,7 +43,6 @@ from dl2sql.runner.spark_quiet import Quiet
 from dl2sql.runner.spark_session import get_spark, hash_join_budget, is_connect, loop_partitions
 from dl2sql.runner.spark_types import relaxed, row_width, schema_ddl, spark_rows, to_spark
 from dl2sql.runner.spark_views import Views
-from dl2sql.plan.thresholds import SparkThresholds, chosen
 from dl2sql.runtime.spark_values import SparkUdf, normalize
 from dl2sql.sqlgen.dialects import SPARK
 from dl2sql.sqlgen.trees import select_all
