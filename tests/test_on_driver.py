@@ -5,6 +5,7 @@ driver off (conftest) so that its Spark runs are Spark's."""
 from __future__ import annotations
 
 import csv
+import math
 import os
 import subprocess
 import sys
@@ -123,6 +124,60 @@ def test_frames_and_tables_that_spark_sizes_go_to_the_driver(program, spark, tmp
         max_rows=1000, bytes_per_row=0))  # no byte of files or tables allowed
     assert not program.last_placement.on_driver
     assert "bytes of input files and tables, more than 0" in program.last_placement.reason
+
+
+TYPED = """
+import fp
+typedef Shape = Circle{r: s64} | Rect{w: s64, h: s64}
+input relation Drawing(name: string, shapes: Vec<Shape>)
+input relation Extra(k: u64)
+input relation X(f: float, d: double)
+output relation Area(name: string, n: usize)
+Area(name, vec_len(shapes)) :- Drawing(name, shapes).
+output relation Keys(k: u64)
+Keys(k) :- Extra(k).
+output relation Q(f: float, q: float, root: double, parsed: Result<double, string>)
+Q(f, f / 7.0, sqrt_d(d), parse_d("NaN")) :- X(f, d).
+"""
+
+
+def test_frames_of_any_type_reach_the_driver_as_spark_gives_them(spark):
+    """Cached frames (sized without a job) of a list of structs, an empty frame and a
+    32-bit float reach the driver with their types (through Arrow), and the results
+    equal Spark's own evaluation: a float's quotient rounded to 32 bits, NaN from a
+    function NaN (DuckDB's Python functions give NULL for it), nested too."""
+    program = dl2sql.compile(TYPED)
+    frames = {
+        "Drawing": spark.createDataFrame(
+            [("d", [(0, 2, 0, 0), (1, 0, 3, 4)])],
+            "name string, shapes array<struct<tag:bigint, Circle_r:bigint, Rect_w:bigint, "
+            "Rect_h:bigint>>"),
+        "Extra": spark.createDataFrame([], "k decimal(20,0)"),
+        "X": spark.createDataFrame([(-2.0, -2.5)], "f float, d double")}
+    for df in frames.values():
+        df.cache().count()
+    on_spark = _outputs(program.run(spark=spark, inputs=frames, on_driver_below=0))
+    out = program.run(spark=spark, inputs=frames, on_driver_below=1000)
+    assert program.last_placement.on_driver, program.last_placement.reason
+    got = _outputs(out)
+    assert got["Area"] == [("d", 2)] and got["Keys"] == []
+    (f, q, root, parsed), = got["Q"]
+    assert q == -0.2857142984867096, "the 32-bit quotient"
+    assert math.isnan(root) and math.isnan(parsed[1]), got["Q"]
+    same = {rel: [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v
+                        for v in _flat(row)) for row in rows] for rel, rows in got.items()}
+    assert same == {rel: [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v
+                                for v in _flat(row)) for row in rows]
+                    for rel, rows in on_spark.items()}
+    assert out["Q"].schema["q"].dataType.simpleString() == "float"
+    duck = program.run(engine="duckdb", inputs={"X": [(-2.0, -2.5)], "Drawing": [],
+                                                "Extra": []})
+    (_, dq, droot, _), = duck["Q"].fetchall()
+    assert dq == q and math.isnan(droot), "DuckDB's own outputs: NaN, not NULL"
+
+
+def _flat(row) -> tuple:
+    return tuple(x for v in row for x in (_flat(v) if isinstance(v, tuple) else (v,)))
 
 
 def test_outputs_too_large_to_hand_over_are_evaluated_again_on_spark(program, spark):

@@ -1,7 +1,9 @@
 """The Spark SQL script of a program (:mod:`dl2sql.compiler.spark_script`), run by
 ``spark.sql`` on the shared session as a user runs it, gives the rows ``dl2sql run``
 gives for the same inputs: each ``tests/programs/`` case whose functions SQL can
-express, on the inputs its ``.dat`` commands leave."""
+express, on the inputs its ``.dat`` commands leave. The run the script is checked
+against is evaluated on the driver (the Spark runner agrees with it in
+``tests/test_programs.py``), so that each case runs on Spark once, as the script."""
 from __future__ import annotations
 
 import io
@@ -125,9 +127,13 @@ def _check_case(case, spark, schema, form, tmp_path, folder=None, as_main=False)
         projection = output_projection(table.columns, SPARK)  # the form a run reads
         if projection is not None:
             df = df.selectExpr(*[e.sql(dialect="spark") for e in projection])
-        views[table.relation] = df
+        views[table.relation] = df = df.cache()
+        df.count()  # its size known without a job, so that the run below is on the driver
         df.createOrReplaceTempView(f"script_in_{case}_{table.name}")
-    expected = program.run(spark=spark, inputs=views)
+    # the rows a run gives, evaluated on the driver (DuckDB) and handed to Spark as a
+    # run of a small program is: the script itself is what this test runs on Spark
+    expected = program.run(spark=spark, inputs=views, on_driver_below=10 ** 9)
+    assert program.last_placement.on_driver, program.last_placement.reason
     if form == "sql":
         spark.sql(script).collect()
     else:

@@ -3,10 +3,10 @@ engine (the policy and why: :mod:`dl2sql.plan.placement`)."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 import os
 
 from dl2sql.engines import ORACLE, Settings, engine
+from dl2sql.io.duckdb_frames import can_collect
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Table
 from dl2sql.plan.placement import DriverPolicy, Placement, commands_reason, driver_reason
@@ -17,10 +17,10 @@ def placement_for(program, name: str, inputs: dict, below, spark=None) -> Placem
     ``name`` with ``inputs`` (as :meth:`Program.run` takes them), under the engine's
     driver policy with ``max_rows`` set by ``below`` (:meth:`DriverPolicy.with_rows`).
     With a classic ``spark`` session, DataFrames and catalog tables count by Spark's
-    estimate of their bytes (they reach the driver through pandas)."""
+    estimate of their bytes (they reach the driver through Arrow or pandas)."""
     policy = _policy(name, below)
     estimate = None
-    if spark is not None and importlib.util.find_spec("pandas") is not None:
+    if spark is not None and can_collect():
         from dl2sql.io.spark_frames import estimated_bytes  # deferred: Spark's side
         estimate = functools.partial(estimated_bytes, spark)
     on_driver, reason = driver_reason(_sources(program, inputs), policy, estimate)

@@ -4,6 +4,7 @@ relation's column types, and a value that does not fit fails with an InputError.
 from __future__ import annotations
 
 import functools
+import importlib.util
 
 from sqlglot import exp
 
@@ -49,8 +50,7 @@ def _relation(con, relation: str, src, json_columns=None):
                                     quotechar='"', escapechar='"', allow_quoted_nulls=False)
             return con.table(src)
         if is_spark_frame(src):  # small data (a notebook's): collected to the driver
-            with without_pandas_warning():
-                return con.from_df(src.toPandas())
+            return _collected(con, src)
         if is_pandas_frame(src):
             return con.from_df(src)
         if hasattr(src, "types") and hasattr(src, "columns"):
@@ -62,6 +62,25 @@ def _relation(con, relation: str, src, json_columns=None):
                          f"{first_line(e)}") from None
     raise InputError(f"input relation `{relation}`: expected a pandas DataFrame, a DuckDB "
                      f"relation, a table name or a file path, found {type(src).__name__}")
+
+
+def can_collect() -> bool:
+    """Whether this process can collect a Spark DataFrame to the driver (the small runs
+    evaluated there): through Arrow (:func:`_collected`) or pandas."""
+    from pyspark.sql import DataFrame  # deferred: Spark's side
+    arrow = hasattr(DataFrame, "toArrow") and importlib.util.find_spec("pyarrow") is not None
+    return arrow or importlib.util.find_spec("pandas") is not None
+
+
+def _collected(con, frame):
+    """Spark DataFrame ``frame`` collected to the driver as a DuckDB relation: through
+    Arrow where PySpark has ``DataFrame.toArrow`` (4.0) and pyarrow is installed, which
+    keeps every column's type (an empty frame's, a list of structs, a 32-bit float);
+    else through pandas, whose object columns lose them."""
+    with without_pandas_warning():
+        if hasattr(frame, "toArrow") and importlib.util.find_spec("pyarrow") is not None:
+            return con.from_arrow(frame.toArrow())
+        return con.from_df(frame.toPandas())
 
 
 _INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",

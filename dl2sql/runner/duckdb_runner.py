@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import decimal
 import functools
+import math
 from typing import Any, Callable, Optional
 
 from sqlglot import exp
@@ -81,9 +82,35 @@ def normalize(value: Any) -> Any:
     return value
 
 
+_FLOATS = (_DT.FLOAT, _DT.DOUBLE)
+
+
 def _normalizer(dtype: exp.DataType) -> Optional[Callable[[Any], Any]]:
-    """A per-column normaliser, or None when DuckDB's value is already normalised."""
-    return normalize if _needs_conversion(dtype) else None
+    """A per-column normaliser, or None when DuckDB's value is already normalised.
+
+    A floating-point value inside a struct or a list that a Python UDF made is NULL
+    where the UDF gave NaN (DuckDB's UDFs cannot return NaN; a float that is a UDF's
+    whole result is read back as NaN in SQL, :mod:`dl2sql.sqlgen.calls`): no DDlog
+    value is NULL, so such a NULL is NaN."""
+    if not _needs_conversion(dtype):
+        return None
+    if not any(t.this in _FLOATS for t in dtype.find_all(exp.DataType)):
+        return normalize
+    return _with_nan(dtype)
+
+
+def _with_nan(dtype: exp.DataType) -> Callable[[Any], Any]:
+    """:func:`normalize` for values of ``dtype``, a NULL floating-point value NaN."""
+    t = dtype.this
+    if t in _FLOATS:
+        return lambda v: math.nan if v is None else v
+    if t == _DT.STRUCT:
+        fields = [_with_nan(ft) for _, ft in _struct_fields(dtype)]
+        return lambda v: tuple(f(x) for f, x in zip(fields, v.values()))
+    if t in (_DT.ARRAY, _DT.LIST):
+        elem = _with_nan(dtype.expressions[0])
+        return lambda v: [elem(x) for x in v]
+    return normalize
 
 
 class DuckDBRunner:

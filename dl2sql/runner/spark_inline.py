@@ -73,6 +73,8 @@ def inline_query(table: Table, rows: list[tuple]) -> Optional[exp.Select]:
 def _literal(value, dtype: exp.DataType) -> exp.Expression:
     """``value`` as a literal that casts to ``dtype`` exactly (the query casts each
     column once; a value inside a struct or an array is cast where it is)."""
+    if value is None:  # an unused field of a tagged union's struct, Option's None
+        return exp.Null()
     t = dtype.this
     if t == _DT.BOOLEAN:
         return exp.Boolean(this=bool(value))

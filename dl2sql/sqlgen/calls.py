@@ -23,8 +23,8 @@ from dl2sql.sqlgen.types import is_decimal, sql_type
 from dl2sql.types.storage import has_own_order
 from dl2sql.types import typed as T
 from dl2sql.types.check_functions import calls_in
-from dl2sql.types.model import (SET, VEC, OPTION, RESULT, TBigInt, TBit, TBool, TFunc, TNamed,
-                                TSigned, TString, Type)
+from dl2sql.types.model import (SET, VEC, OPTION, RESULT, TBigInt, TBit, TBool, TDouble,
+                                TFloat, TFunc, TNamed, TSigned, TString, Type)
 from dl2sql.types.wide_ints import is_wide
 from dl2sql.udfs import interpreter
 
@@ -179,7 +179,11 @@ class CallCompiler:
                 synthetic = dataclasses.replace(synthetic, name=func)
             spec = UdfSpec(name, func, targs, tuple(params), ret, synthetic, self.rule_span)
             self.udfs[key] = spec
-        return exp.Anonymous(this=spec.name, expressions=args)
+        call = exp.Anonymous(this=spec.name, expressions=args)
+        if self.dialect.udf_nan_is_null and isinstance(ret, (TFloat, TDouble)):
+            return exp.Coalesce(this=call, expressions=[
+                exp.cast(exp.Literal.string("NaN"), sql_type(ret, self.env))])
+        return call
 
     def ddlog_sorted(self, array: exp.Expression, elem: Type, distinct: bool) -> exp.Expression:
         """``array`` (of ``elem`` values) sorted in DDlog's order by the interpreter,

@@ -309,6 +309,9 @@ class Dialect:
     # whether a Python UDF under a CASE runs only for the rows that reach it (DuckDB);
     # Spark runs every UDF of a query on every row before the CASE decides
     lazy_udfs: bool = False
+    # whether a Python UDF's NaN result arrives as NULL (DuckDB's Python UDFs): a
+    # floating-point result, never NULL in DDlog, is then read back as NaN
+    udf_nan_is_null: bool = False
     # a / b of floating-point numbers with IEEE 754's results for b = 0
     float_div: Callable[[exp.Expression, exp.Expression], exp.Expression] = _ieee_div
     # |dividend| below which decimal_int_div is exact (Spark's quotient has 32 digits)
@@ -346,5 +349,6 @@ DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  _duckdb_explode, groups=DUCKDB_GROUPS,
                  hof=DUCKDB_HOF, fail=_fn("error"), difference=_duckdb_not_exists,
                  intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38,
-                 checked_decimals=True, array_join=_fn("array_to_string"))
+                 checked_decimals=True, array_join=_fn("array_to_string"),
+                 udf_nan_is_null=True)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

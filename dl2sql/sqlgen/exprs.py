@@ -299,6 +299,10 @@ class ExprCompiler(WideArith, CallCompiler):
             return _BITWISE[op](this=l, expression=r)
         t = e.type
         if isinstance(t, (TFloat, TDouble)):
+            if op == "/" and isinstance(t, TFloat):
+                # Spark divides a FLOAT as a DOUBLE: rounding the double quotient once
+                # gives the correctly rounded 32-bit one (53 >= 2 * 24 + 2 bits)
+                return cast(self.dialect.float_div(l, r), sql_type(t, self.env))
             if op == "/":
                 return self.dialect.float_div(l, r)
             node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]

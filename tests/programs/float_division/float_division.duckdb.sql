@@ -18,11 +18,11 @@ CREATE OR REPLACE TEMPORARY VIEW "F" AS
 SELECT DISTINCT
   "t1"."f",
   "t1"."g",
-  "t1"."f" / "t1"."g" AS "q",
-  "t1"."f" / CAST(0.0 AS REAL) AS "byzero",
-  "t1"."f" / (
+  CAST("t1"."f" / "t1"."g" AS REAL) AS "q",
+  CAST("t1"."f" / CAST(0.0 AS REAL) AS REAL) AS "byzero",
+  CAST("t1"."f" / (
     "t1"."f" - "t1"."f"
-  ) AS "own"
+  ) AS REAL) AS "own"
 FROM "X" AS "t1";
 -- Q
 CREATE OR REPLACE TEMPORARY VIEW "Q" AS

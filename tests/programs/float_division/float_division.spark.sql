@@ -25,12 +25,12 @@ CREATE OR REPLACE TEMPORARY VIEW `F` AS
 SELECT DISTINCT
   `t1`.`f`,
   `t1`.`g`,
-  COALESCE(TRY_DIVIDE(`t1`.`f`, `t1`.`g`), `t1`.`f` * POWER(`t1`.`g`, -1)) AS `q`,
-  COALESCE(TRY_DIVIDE(`t1`.`f`, CAST(0.0 AS FLOAT)), `t1`.`f` * POWER(CAST(0.0 AS FLOAT), -1)) AS `byzero`,
-  COALESCE(
+  CAST(COALESCE(TRY_DIVIDE(`t1`.`f`, `t1`.`g`), `t1`.`f` * POWER(`t1`.`g`, -1)) AS FLOAT) AS `q`,
+  CAST(COALESCE(TRY_DIVIDE(`t1`.`f`, CAST(0.0 AS FLOAT)), `t1`.`f` * POWER(CAST(0.0 AS FLOAT), -1)) AS FLOAT) AS `byzero`,
+  CAST(COALESCE(
     TRY_DIVIDE(`t1`.`f`, `t1`.`f` - `t1`.`f`),
     `t1`.`f` * POWER(`t1`.`f` - `t1`.`f`, -1)
-  ) AS `own`
+  ) AS FLOAT) AS `own`
 FROM `X` AS `t1`;
 -- Q
 CREATE OR REPLACE TEMPORARY VIEW `Q` AS
