@@ -161,14 +161,10 @@ def test_frames_of_any_type_reach_the_driver_as_spark_gives_them(spark):
     assert program.last_placement.on_driver, program.last_placement.reason
     got = _outputs(out)
     assert got["Area"] == [("d", 2)] and got["Keys"] == []
-    (f, q, root, parsed), = got["Q"]
+    (_, q, root, parsed), = got["Q"]
     assert q == -0.2857142984867096, "the 32-bit quotient"
     assert math.isnan(root) and math.isnan(parsed[1]), got["Q"]
-    same = {rel: [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v
-                        for v in _flat(row)) for row in rows] for rel, rows in got.items()}
-    assert same == {rel: [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v
-                                for v in _flat(row)) for row in rows]
-                    for rel, rows in on_spark.items()}
+    assert _comparable(got) == _comparable(on_spark)
     assert out["Q"].schema["q"].dataType.simpleString() == "float"
     duck = program.run(engine="duckdb", inputs={"X": [(-2.0, -2.5)], "Drawing": [],
                                                 "Extra": []})
@@ -176,8 +172,12 @@ def test_frames_of_any_type_reach_the_driver_as_spark_gives_them(spark):
     assert dq == q and math.isnan(droot), "DuckDB's own outputs: NaN, not NULL"
 
 
-def _flat(row) -> tuple:
-    return tuple(x for v in row for x in (_flat(v) if isinstance(v, tuple) else (v,)))
+def _comparable(outputs: dict) -> dict:
+    """Each relation's rows flattened, NaN written so that it equals itself."""
+    def flat(row) -> tuple:
+        return tuple(x for v in row for x in (flat(v) if isinstance(v, tuple) else (v,)))
+    return {rel: [tuple("NaN" if isinstance(v, float) and math.isnan(v) else v
+                        for v in flat(row)) for row in rows] for rel, rows in outputs.items()}
 
 
 def test_outputs_too_large_to_hand_over_are_evaluated_again_on_spark(program, spark):

@@ -68,17 +68,22 @@ def can_collect() -> bool:
     """Whether this process can collect a Spark DataFrame to the driver (the small runs
     evaluated there): through Arrow (:func:`_collected`) or pandas."""
     from pyspark.sql import DataFrame  # deferred: Spark's side
-    arrow = hasattr(DataFrame, "toArrow") and importlib.util.find_spec("pyarrow") is not None
-    return arrow or importlib.util.find_spec("pandas") is not None
+    return _by_arrow(DataFrame) or importlib.util.find_spec("pandas") is not None
+
+
+def _by_arrow(frame) -> bool:
+    """Whether ``frame`` (a DataFrame, or its class) is collected through Arrow: PySpark
+    has ``DataFrame.toArrow`` (4.0) and pyarrow is installed."""
+    return hasattr(frame, "toArrow") and importlib.util.find_spec("pyarrow") is not None
 
 
 def _collected(con, frame):
     """Spark DataFrame ``frame`` collected to the driver as a DuckDB relation: through
-    Arrow where PySpark has ``DataFrame.toArrow`` (4.0) and pyarrow is installed, which
-    keeps every column's type (an empty frame's, a list of structs, a 32-bit float);
-    else through pandas, whose object columns lose them."""
+    Arrow where it can (:func:`_by_arrow`), which keeps every column's type (an empty
+    frame's, a list of structs, a 32-bit float); else through pandas, whose object
+    columns lose them."""
     with without_pandas_warning():
-        if hasattr(frame, "toArrow") and importlib.util.find_spec("pyarrow") is not None:
+        if _by_arrow(frame):
             return con.from_arrow(frame.toArrow())
         return con.from_df(frame.toPandas())
 

@@ -14,8 +14,16 @@ import dataclasses
 from dataclasses import dataclass
 
 
+class _Thresholds:
+    """What the thresholds of every engine share."""
+
+    def text(self) -> str:
+        """``name=value`` of every threshold, comma-separated."""
+        return fields_text(self)
+
+
 @dataclass(frozen=True)
-class DuckDBThresholds:
+class DuckDBThresholds(_Thresholds):
     """How the DuckDB runner (:mod:`dl2sql.runner.duckdb_runner`) keeps rows.
 
     ``held_rows``: rows given to the runner from Python (a transaction's changes, what
@@ -35,13 +43,9 @@ class DuckDBThresholds:
     load_chunk: int = 100_000
     kept_rows: int = 10_000
 
-    def text(self) -> str:
-        """``name=value`` of every threshold, comma-separated."""
-        return fields_text(self)
-
 
 @dataclass(frozen=True)
-class SparkThresholds:
+class SparkThresholds(_Thresholds):
     """How the Spark runner (:mod:`dl2sql.runner.spark_runner`) keeps rows.
 
     ``local_rows``: rows loaded from Python up to this many stay a local relation in
@@ -70,10 +74,6 @@ class SparkThresholds:
     narrow_rows: int = 100_000
     narrow_factor: int = 16
     kept_rows: int = 0
-
-    def text(self) -> str:
-        """``name=value`` of every threshold, comma-separated."""
-        return fields_text(self)
 
 
 def fields_text(policy) -> str:

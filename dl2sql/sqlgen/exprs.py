@@ -299,12 +299,11 @@ class ExprCompiler(WideArith, CallCompiler):
             return _BITWISE[op](this=l, expression=r)
         t = e.type
         if isinstance(t, (TFloat, TDouble)):
-            if op == "/" and isinstance(t, TFloat):
+            if op == "/":
                 # Spark divides a FLOAT as a DOUBLE: rounding the double quotient once
                 # gives the correctly rounded 32-bit one (53 >= 2 * 24 + 2 bits)
-                return cast(self.dialect.float_div(l, r), sql_type(t, self.env))
-            if op == "/":
-                return self.dialect.float_div(l, r)
+                q = self.dialect.float_div(l, r)
+                return cast(q, sql_type(t, self.env)) if isinstance(t, TFloat) else q
             node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
             return node(this=l, expression=r)
         if op == "/":
