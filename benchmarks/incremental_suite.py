@@ -4,6 +4,7 @@ against evaluating the program from scratch on the same inputs, in one process.
 
     python -m benchmarks.incremental_suite [--engine duckdb|spark|both] [--only NAME,...]
         [--sizes 1,10,100] [--transactions 5] [--scale F] [--quick] [--json PATH]
+        [--levels lazy|eager]
 
 The workloads (:mod:`benchmarks.suite_data`, programs ``benchmarks/programs/suite_*.dl``):
 a star join with sums per group, Andersen points-to, a mutually recursive value flow,
@@ -47,6 +48,7 @@ import dl2sql  # noqa: E402
 from benchmarks.incremental import StratumTimes  # noqa: E402
 from benchmarks.run import PROGRAMS  # noqa: E402
 from benchmarks.suite_data import WORKLOADS, Workload  # noqa: E402
+from dl2sql.incremental.choice import Choice  # noqa: E402
 
 SIZES = ("1+1", "10", "100")
 # the long method names of docs/incremental.md, shortened for the table
@@ -215,7 +217,7 @@ class Result:
 
 
 def bench(name: str, engine: str, spark, n: int, sizes, transactions: int,
-          on_driver_below=None) -> list[Result]:
+          on_driver_below=None, levels=None) -> list[Result]:
     """Every size of one workload at scale ``n`` on one maintained program."""
     work = WORKLOADS[name]
     program = dl2sql.compile(PROGRAMS / work.file)
@@ -229,7 +231,8 @@ def bench(name: str, engine: str, spark, n: int, sizes, transactions: int,
     baseline.close()
     started = time.perf_counter()
     live = program.maintain(inputs=state.inputs(), engine=engine, spark=spark,
-                            progress=progress, on_driver_below=on_driver_below)
+                            progress=progress, on_driver_below=on_driver_below,
+                            choice=Choice(levels=levels))
     print(f"{name} on {engine}, scale {n}: {state.size():,} input rows; first "
           f"evaluation {seconds:.3f} s, maintained from "
           f"{time.perf_counter() - started:.3f} s; {live.placement.text().strip()}",
@@ -339,6 +342,9 @@ def main(argv=None) -> int:
     ap.add_argument("--on-driver-below", type=int, default=None,
                     help="Spark runs and maintained programs of at most this many input "
                          "rows on the driver (0: on Spark; default: dl2sql's policy)")
+    ap.add_argument("--levels", choices=("lazy", "eager"), default=None,
+                    help="maintain recursive strata by derivation levels "
+                         "(Choice.levels; default: DRed)")
     args = ap.parse_args(argv)
     names = args.only.split(",") if args.only else list(WORKLOADS)
     unknown = [w for w in names if w not in WORKLOADS]
@@ -360,7 +366,7 @@ def main(argv=None) -> int:
             scale = WORKLOADS[name].scales[2 if args.quick else (engine == "spark")]
             n = max(1, round(scale * args.scale))
             results += bench(name, engine, spark if engine == "spark" else None, n,
-                             sizes, transactions, args.on_driver_below)
+                             sizes, transactions, args.on_driver_below, args.levels)
     took = time.perf_counter() - started
     print(f"\n{HEADER}")
     for r in results:

@@ -191,6 +191,7 @@ class Savepoints:
             for (rel, version), t in s.logged.items():
                 logged.setdefault(rel, ([], []))[version == "minus"].append(t)
         u.clear()
+        u.forget_levels()  # the relations change outside a transaction's statements
         outcome = Rollback(savepoint=token.number)
         history_rows = dict(u.bags.rows) if u.bags is not None else None
         try:

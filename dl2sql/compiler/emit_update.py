@@ -55,6 +55,15 @@ def emit_update(program, dialect: str) -> str:
             lines.append("  or, recomputed:")
             _statements(s.recompute, dialect, lines, 2)
             _statements(s.diff, dialect, lines, 2)
+        if s.levels is not None:
+            names = ", ".join(t.name for t in s.levels.lasting)
+            lines.append(f"  or, by derivation levels (kept in {names}):")
+            _statements(s.levels.deletion + s.levels.insertion, dialect, lines, 2)
+            lines.append("  or, by DRed keeping the levels:")
+            _statements(s.levels.dred + s.levels.insertion, dialect, lines, 2)
+            lines.append("  or, recomputed with levels:")
+            _statements(s.levels.rebuild, dialect, lines, 2)
+            _statements(s.diff, dialect, lines, 2)
         if s.undo:
             lines.append("  on giving up, the stored relations back as they were:")
             _statements(s.undo, dialect, lines, 2)

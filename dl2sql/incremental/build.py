@@ -27,12 +27,12 @@ from __future__ import annotations
 import dataclasses
 
 from dl2sql.incremental.closure import closure_update
+from dl2sql.incremental.dred import dred, levels
 from dl2sql.incremental.driver_variants import on_driver
-from dl2sql.incremental.nodes import (CountChange, Enough, InputOnDriver, Lookup,
-                                      OverDeletion, Refuse, StratumUpdate, UpdatePlan)
-from dl2sql.incremental.variants import (deletion_seeds, deletion_steps, insertion_seeds,
-                                         insertion_steps, key_of, narrowed, reads,
-                                         rederivations)
+from dl2sql.incremental.nodes import (CountChange, Enough, InputOnDriver, Lookup, Refuse,
+                                      StratumUpdate, UpdatePlan)
+from dl2sql.incremental.variants import (deletion_seeds, insertion_seeds, key_of, narrowed,
+                                         reads, rederivations)
 from dl2sql.incremental.bags import BagBuilder
 from dl2sql.incremental.lattice_update import LATTICE, lattice_update
 from dl2sql.plan.lattice import lattice_of
@@ -41,7 +41,7 @@ from dl2sql.plan.build import relation_table, table_name, transform_statement
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.walk import walk
-from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Loop, Materialize, Part,
+from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Materialize, Part,
                                Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table,
                                Transform, Union)
 from dl2sql.ra.lower import record_of
@@ -272,7 +272,7 @@ class _Builder:
         if closure is not None:
             method, stmts = "closure", list(closure.statements)
         elif s.recursive:
-            deletion, insertion = self.dred(s.relations, members)
+            deletion, insertion = dred(self, s.relations, members)
             method, stmts = "dred", deletion + insertion
         elif any(isinstance(b, GroupBlock) for b in blocks):
             method, stmts = "group", self.group(s.relations[0], blocks[0])
@@ -282,7 +282,8 @@ class _Builder:
         return StratumUpdate(tuple(s.relations), method, read, tuple(stmts), recompute, diff,
                              tuple(sorted(negated - members)),
                              closure.undo if closure else (),
-                             closure.pending if closure else None)
+                             closure.pending if closure else None,
+                             levels(self, s.relations, members) if method == "dred" else None)
 
     def lattice(self, s: Stratum):
         """A lattice stratum's statements for transactions that only add to what it
@@ -460,63 +461,6 @@ class _Builder:
                   (), rel)
         self.tables[t.name] = t
         return t
-
-    def dred(self, rels: tuple[str, ...], members: frozenset[str]) -> tuple[list, list]:
-        """Delete and rederive: the statements of its deletion phases, and those of its
-        insertion phase (with the changes made), which are all a transaction that
-        removes nothing from the stratum runs."""
-        blocks = {r: self.p.blocks.get(r, []) for r in rels}
-
-        def parts(rel, make, *extra) -> Parts:
-            return Parts(rel, tuple(p for b in blocks[rel] for p in make(b, members))
-                         + tuple(extra))
-        stmts = []
-        for r in rels:
-            stmts.append(self.made(r, "del", Intersect(parts(r, deletion_seeds), table_name(r),
-                                                       self.columns(r)),
-                                   f"{r}: rows the removed rows derived"))
-        for r in rels:
-            stmts.append(self.made(r, "ddelta", self.scan(r, "del"), f"{r}: first delta"))
-        body = [self.made(r, "dnew", self.minus(Intersect(parts(r, deletion_steps),
-                                                          table_name(r), self.columns(r)),
-                                                r, "del"),
-                          f"{r}: rows derived from the last over-deleted rows")
-                for r in rels]
-        for r in rels:
-            body += [Append(self.table(r, "del"), self.table(r, "dnew")),
-                     Rename(self.table(r, "ddelta"), self.table(r, "dnew"))]
-        loop = Loop(tuple(body), tuple(table_name(r, "dnew") for r in rels),
-                    f"over-deletion of {', '.join(rels)}")
-        stmts.append(OverDeletion(loop, tuple((r, table_name(r, "del")) for r in rels)))
-        stmts += [Patch(self.table(r), None, self.table(r, "del")) for r in rels]
-        for r in rels:
-            layout = self.p.layouts[r]
-            stmts.append(self.made(r, "redo", self.among(r, "del", blocks[r], Parts(r, tuple(
-                rederivations(b, layout, "del") for b in blocks[r]))),
-                f"{r}: over-deleted rows derived still"))
-        deletion, stmts = stmts, []  # what follows is all an insertion alone needs
-        for r in rels:
-            redo = Part(Scan(table_name(r, "redo")), (table_name(r, "redo"),))
-            stmts.append(self.made(r, "added", self.minus(parts(r, insertion_seeds, redo),
-                                                          r, "full"),
-                                   f"{r}: rows derived anew"))
-        for r in rels:
-            stmts += [Patch(self.table(r), self.table(r, "added"), None),
-                      self.made(r, "idelta", self.scan(r, "added"), f"{r}: first delta")]
-        body = [self.made(r, "inew", self.minus(parts(r, insertion_steps), r, "full"),
-                          f"{r}: rows derived from the last new rows") for r in rels]
-        for r in rels:
-            body += [Append(self.table(r), self.table(r, "inew")),
-                     Append(self.table(r, "added"), self.table(r, "inew")),
-                     Rename(self.table(r, "idelta"), self.table(r, "inew"))]
-        stmts.append(Loop(tuple(body), tuple(table_name(r, "inew") for r in rels),
-                          f"insertion into {', '.join(rels)}"))
-        for r in rels:
-            stmts.append(self.made(r, "plus", self.minus(self.scan(r, "added"), r, "del"),
-                                   f"{r}: rows added"))
-            stmts.append(self.made(r, "minus", self.minus(self.scan(r, "del"), r, "added"),
-                                   f"{r}: rows removed"))
-        return deletion, stmts
 
 
 def written(stmts):

@@ -30,6 +30,14 @@ class Choice:
     # recompute a stratum when its maintenance is expected to take longer than this
     # many times its last recomputation (History.expects_longer)
     estimate_share: Optional[float] = 1.0
+    # a recursive stratum maintained by derivation levels (dl2sql.incremental.dred):
+    # "lazy", its levels made when it is recomputed after DRed gave up (until then,
+    # DRed); "eager", also when maintenance starts; None (the default): DRed only. Not
+    # the default: on the incremental suite it won where DRed gives up on every
+    # deletion (points-to, 1+1) and lost where DRed completes (same generation on a
+    # forest), its evaluation with levels costing 1.1-1.5x a plain one
+    # (docs/performance.md)
+    levels: Optional[str] = None
 
     @classmethod
     def never(cls) -> "Choice":
@@ -48,6 +56,28 @@ class History:
     skip: int = 0  # of those, the ones still to come
     # (rows changed in the relations it reads, seconds) of its last maintenances
     observed: list = field(default_factory=list)
+
+    # a deleting maintenance's seconds per algorithm (an average, the last counting
+    # half), where a stratum has more than one (dl2sql.incremental.dred)
+    spent: dict = field(default_factory=dict)
+
+    def cheaper(self, methods: tuple[str, ...]) -> str:
+        """The method of ``methods`` that cost least so far (one not tried yet first);
+        the others look a fifth cheaper each time, so that a method that lost once on
+        a slow transaction is tried again after a few."""
+        untried = [m for m in methods if m not in self.spent]
+        if untried:
+            return untried[0]
+        best = min(methods, key=self.spent.__getitem__)
+        for m in methods:
+            if m != best:
+                self.spent[m] *= 0.8
+        return best
+
+    def took(self, method: str, seconds: float) -> None:
+        """Learn that ``method`` maintained the stratum in ``seconds``."""
+        before = self.spent.get(method)
+        self.spent[method] = seconds if before is None else (before + seconds) / 2
 
     def expects_longer(self, changed: Optional[int], share: Optional[float]) -> bool:
         """Whether maintaining the stratum for ``changed`` rows read is expected to

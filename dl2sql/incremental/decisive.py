@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dl2sql.incremental.nodes import BySize, Enough, OverDeletion, Refuse, UpdatePlan
 from dl2sql.plan.build import table_name
-from dl2sql.plan.nodes import Loop, Rename
+from dl2sql.plan.nodes import Append, Loop, Rename
 from dl2sql.plan.statements import children
 
 
@@ -20,7 +20,7 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
 
     def visit(stmts) -> None:
         for st in stmts:
-            if isinstance(st, Rename):
+            if isinstance(st, (Rename, Append)):
                 renames.append(st)
             elif isinstance(st, Loop):
                 out.update(st.until_empty)
@@ -33,6 +33,8 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
             visit(children(st))
     for s in plan.strata:
         visit(s.statements)
+        if s.levels is not None:
+            visit(s.levels.deletion + s.levels.dred + s.levels.insertion + s.levels.rebuild)
         if s.lossless is not None:
             out.add(s.lossless.name)
     # the changes of the input relations: which strata run at all, and whether a
@@ -40,7 +42,7 @@ def decisive_tables(plan: UpdatePlan) -> set[str]:
     # whether the next transaction must empty it)
     for rel in plan.changes:
         out.update(table_name(rel, v) for v in ("plus", "minus"))
-    # a table renamed into a decisive one is counted where it is made
+    # a table renamed or appended into a decisive one is counted where it is made
     grew = True
     while grew:
         grew = False

@@ -36,6 +36,11 @@ NOTHING_LOST = "closure (no path lost)"
 GIVE_UP_NAMES = {"dred": "DRed", "closure": "the closure"}
 # the method of a stratum whose maintenance was expected to cost more than recomputing
 ESTIMATED = "recompute (cheaper by estimate)"
+# the methods of a recursive stratum whose level tables are up to date
+# (dl2sql.incremental.dred): deletion by levels, or DRed keeping the levels, whichever
+# cost less so far (DRed where rows have one derivation each, as on a forest)
+LEVELS = "dred by levels"
+LEVELS_KEPT = "dred (levels kept)"
 
 
 @dataclass
@@ -84,6 +89,12 @@ class Updater:
         self.held = self.driver.held
         # run inside each transaction as it commits (dl2sql.api.savepoints' log)
         self.on_commit: Optional[Callable[[], None]] = None
+        # the level tables of recursive strata (kept between transactions, not state
+        # that a savepoint or a saved state restores), and the strata whose level
+        # tables are up to date
+        self.lasting = {t.name for s in plan.strata if s.levels is not None
+                        for t in s.levels.lasting}
+        self.leveled: set[str] = set()
 
     def expect(self, seconds: dict[str, float], otherwise: Optional[float]) -> None:
         """What evaluating each recursive stratum (by name) took in a first evaluation,
@@ -97,6 +108,12 @@ class Updater:
     def start(self) -> None:
         """Prepare the freshly evaluated relations for transactions."""
         run_statements(self.plan.init, self.runner, self.progress)
+        if self.choice.levels == "eager":
+            for s in self.plan.strata:
+                if s.levels is not None:
+                    self._run(s.levels.rebuild)
+                    self.leveled.add(s.name)
+            self.clear(everything=True)
         for rel, t in self.plan.relations.items():
             self.sizes[rel] = self.runner.size(t)
         if self.bags is not None:
@@ -133,8 +150,8 @@ class Updater:
                 self.rows[table.name] = len(rows)
         outcome = Outcome()
         sizes = dict(self.sizes)
-        self.empty = {n for n in self.plan.tables if n not in self.state
-                      and not self.rows.get(n)}
+        self.empty = {n for n in self.plan.tables if n not in self.state and (
+            self.rows.get(n) == 0 if n in self.lasting else not self.rows.get(n))}
         if self.bags is not None:
             self.bags.begin()
         try:
@@ -147,6 +164,7 @@ class Updater:
                     self.on_commit()
         except BaseException:
             self.held.rollback()
+            self.forget_levels()
             self.sizes = sizes
             self.rows, self.empty = {}, set(self.plan.tables) - self.state
             if self.bags is not None:
@@ -169,7 +187,8 @@ class Updater:
     def clear(self, everything: bool = False) -> None:
         """Drop the temporary tables of the last transaction (``everything``: also the
         small ones left for the next transaction to replace)."""
-        names = {name for name in self.rows if name not in self.state}
+        names = {name for name in self.rows if name not in self.state
+                 and name not in self.lasting}
         keep = 0
         if everything:
             names |= self._left
@@ -182,7 +201,13 @@ class Updater:
         self._left = (self._left | small) - set(dropped)
         self.runner.drop_all([self.plan.tables.get(name) or Table(name, ())
                               for name in dropped])
-        self.rows = {}
+        self.rows = {n: k for n, k in self.rows.items() if n in self.lasting}
+
+    def forget_levels(self) -> None:
+        """The level tables are no longer up to date (the relations were changed
+        otherwise, or a transaction failed): each stratum by levels is maintained by
+        DRed until it is recomputed."""
+        self.leveled.clear()
 
     def size(self, rel: str) -> int:
         """The rows of relation ``rel`` now: known from the changes counted, else counted
@@ -205,7 +230,8 @@ class Updater:
         elif not any(self.changed(r) for r in s.reads):
             return
         t0 = self._started = time.perf_counter()
-        method = s.method
+        leveled = s.levels is not None and self.choice.levels is not None
+        method = maintain = LEVELS if leveled and s.name in self.leveled else s.method
         past = self._past = self.history.setdefault(s.name, History())
         changed = self._changed_rows(s)
         if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
@@ -217,10 +243,18 @@ class Updater:
                 changed, self.choice.estimate_share):
             method = ESTIMATED
             past.recomputed_by_estimate()
-        if method == s.method:  # maintained, unless it gives up
+        deletes = self._deletes(s)
+        if method == maintain == LEVELS and deletes:
+            method = maintain = past.cheaper((LEVELS, LEVELS_KEPT))
+        if method == maintain:  # maintained, unless it gives up
             try:
-                self._run(s.statements)
+                self._run(s.statements if maintain == s.method else
+                          (s.levels.deletion if maintain == LEVELS else s.levels.dred)
+                          + s.levels.insertion)
             except _GiveUp as why:
+                if maintain != s.method or leveled:  # plain DRed: what keeping levels costs
+                    past.took(LEVELS_KEPT if maintain == s.method else maintain,
+                              time.perf_counter() - t0)
                 method = f"recompute ({why})"
                 self._run(s.undo)
                 if s.method == "dred":
@@ -229,6 +263,10 @@ class Updater:
                     past.backoff = min(max(1, 2 * past.backoff), self.choice.backoff)
                     past.skip = past.backoff
             else:
+                if maintain == s.method:
+                    self.leveled.discard(s.name)
+                elif deletes:
+                    past.took(maintain, time.perf_counter() - t0)
                 past.maintained(time.perf_counter() - t0, changed)
                 if s.method in GIVE_UP_NAMES and self._deletes(s):
                     past.backoff = past.skip = 0
@@ -237,7 +275,11 @@ class Updater:
                     method = NOTHING_LOST
         if method.startswith("recompute"):
             started = time.perf_counter()
-            self._recompute(s)
+            # with its levels (dearer: 1.1-1.5x in the incremental suite) only where
+            # the next transaction that deletes will maintain it: the last of the
+            # recomputations after a give-up (Choice.levels)
+            self._recompute(s, leveled and method.endswith("gave up recently)")
+                            and not past.skip)
             past.recompute_seconds = time.perf_counter() - started
         for rel in s.relations:
             plus = self.rows.get(table_name(rel, "plus"), 0)
@@ -285,17 +327,24 @@ class Updater:
             for v in ("del", "ddelta", "dnew"):
                 self._vanish(self.plan.tables[table_name(rel, v)])
 
-    def _recompute(self, s: StratumUpdate) -> None:
+    def _recompute(self, s: StratumUpdate, leveled: bool = False) -> None:
+        """The stratum evaluated anew (``leveled``: with its level tables) and its
+        changes made."""
         for rel in s.relations:
             full, old = self.plan.relations[rel], self.plan.tables[table_name(rel, "old")]
             rows = self.size(rel)  # before the rename: it may count the stored table
             self.runner.rename(old, full)
             self.rows[old.name] = rows
             self.empty.discard(old.name)
-        run_statements(s.recompute, self.runner, self.progress, self.transforms)
-        for t in written(s.recompute):  # the loop's tables, dropped with the others
-            if t.name not in self.state:
-                self.rows.setdefault(t.name, 0)
+        if leveled:
+            self._run(s.levels.rebuild)
+            self.leveled.add(s.name)
+        else:
+            self.leveled.discard(s.name)
+            run_statements(s.recompute, self.runner, self.progress, self.transforms)
+            for t in written(s.recompute):  # the loop's tables, dropped with the others
+                if t.name not in self.state:
+                    self.rows.setdefault(t.name, 0)
         self._run(s.diff)
 
     # -- statements --------------------------------------------------------------------
@@ -449,6 +498,10 @@ class Updater:
             self.empty.add(name)
 
     def _vanish(self, table: Table) -> None:
+        if table.name in self.lasting:  # kept between transactions: made empty
+            self.runner.load(table, [])
+            self._made(table.name, 0)
+            return
         if table.name in self.rows:
             self.runner.drop(table)
             del self.rows[table.name]
@@ -464,6 +517,8 @@ class Updater:
                 self.rows[target.name] = 0
             a, b = self.rows[target.name], self.rows[source.name]
             self._made(target.name, None if a is None or b is None else a + b)
+        else:  # a stored relation made empty by a recomputation holds rows now
+            self.empty.discard(target.name)
         self.runner.append(target, source)
 
     def _rename(self, target: Table, source: Table) -> None:

@@ -189,6 +189,8 @@ class StratumUpdate:
     negates: tuple[str, ...] = ()  # the relations of ``reads`` it negates
     undo: tuple = ()  # when it gives up: the stored relations back as they were
     lossless: "Table | None" = None  # a closure's removed edges not found again
+    # a recursive stratum's maintenance by derivation levels (dl2sql.incremental.dred)
+    levels: object = None
 
     @property
     def name(self) -> str:

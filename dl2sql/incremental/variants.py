@@ -75,14 +75,14 @@ def deletion_seeds(block: Block, members: frozenset[str]) -> list[Part]:
     return parts
 
 
-def deletion_steps(block: Block, members: frozenset[str]) -> list[Part]:
-    """Derivations that read a row over-deleted in the previous step (``ddelta``) of a
+def deletion_steps(block: Block, members: frozenset[str], delta: str = "ddelta") -> list[Part]:
+    """Derivations that read a row over-deleted in the previous step (``delta``) of a
     relation of the same recursive stratum."""
     parts = []
     for i, src in enumerate(block.sources):
         if src.relation not in members:
             continue
-        versions = ["ddelta" if k == i else _old(s, members)
+        versions = [delta if k == i else _old(s, members)
                     for k, s in enumerate(block.sources)]
         parts.append(_part(_at(block, versions, antijoins=())))
     return parts
@@ -115,15 +115,17 @@ def insertion_steps(block: Block, members: frozenset[str]) -> list[Part]:
     return parts
 
 
-def rederivations(block: Block, layout: RelationLayout, candidates: str) -> Part:
+def rederivations(block: Block, layout: RelationLayout, candidates: str,
+                  narrow: bool = True) -> Part:
     """Rows that ``block`` derives from the current state, among them those of the
     ``candidates`` version of the head relation it still derives: the block joined
     with the candidates on every head column, so that only their derivations are
     looked for. Where some head columns are computed (see :func:`narrowed`), on the
-    others only: the caller keeps the candidates among the rows."""
+    others only (unless not ``narrow``): the caller keeps the candidates among the
+    rows."""
     head = Source(HEAD_ALIAS, block.relation, candidates)
     pairs = list(zip(layout.columns, block.outputs))
-    if narrowed(block):
+    if narrow and narrowed(block):
         pairs = [(c, out) for c, out in pairs if isinstance(out, T.TCol)]
     equal = tuple(T.TBin(BOOL, "==", T.TCol(t, HEAD_ALIAS, name), out)
                   for (name, t), out in pairs)

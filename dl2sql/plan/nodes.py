@@ -89,11 +89,14 @@ class Distribute:
 
 @dataclass(frozen=True)
 class Subtract:
-    """The rows of the duplicate-free ``query`` that table ``table`` does not hold."""
+    """The rows of the duplicate-free ``query`` that table ``table`` does not hold
+    (compared on ``columns``; ``carried``: more columns of ``query`` that the result
+    keeps, which ``table`` need not have)."""
 
     query: object
     table: str
     columns: tuple[str, ...]
+    carried: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -83,17 +83,21 @@ def _duckdb_explode(select: exp.Select, array: exp.Expression, alias: str) -> ex
     return select.join(unnest, join_type="CROSS")
 
 
-def _except(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+def _except(new: exp.Expression, old: str, columns: list[str],
+            carried: list[str] = ()) -> exp.Expression:
+    if carried:
+        raise ValueError("EXCEPT cannot carry columns the other side lacks")
     return exp.except_(new, select_all(old), distinct=True)
 
 
-def _duckdb_not_exists(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+def _duckdb_not_exists(new: exp.Expression, old: str, columns: list[str],
+                       carried: list[str] = ()) -> exp.Expression:
     # DuckDB hashes both sides of an EXCEPT or INTERSECT; a correlated (NOT) EXISTS
     # becomes a semi- or anti-join that builds on the smaller side. A transaction's new
     # rows are few and the stored ones many: against 640,000 stored rows, 800 new ones
     # took 3.8 ms instead of 31 ms, 600,000 new ones 79 ms instead of 177 ms.
     # IS NOT DISTINCT FROM matches NULLs (inside values too) as the set operations do.
-    return _exists_filter(new, old, columns, negated=True)
+    return _exists_filter(new, old, columns, negated=True, carried=carried)
 
 
 def _duckdb_exists(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
@@ -101,14 +105,14 @@ def _duckdb_exists(new: exp.Expression, old: str, columns: list[str]) -> exp.Exp
 
 
 def _exists_filter(new: exp.Expression, old: str, columns: list[str],
-                   negated: bool) -> exp.Expression:
+                   negated: bool, carried: list[str] = ()) -> exp.Expression:
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
     same = exp.and_(*[exp.NullSafeEQ(this=col(OLD, c), expression=col(NEW, c))
                       for c in columns])
     found = exp.Exists(this=exp.Select(expressions=[exp.Literal.number(1)]).from_(
         table(old, OLD)).where(same))
-    return exp.Select(expressions=[col(NEW, c) for c in columns]).from_(
+    return exp.Select(expressions=[col(NEW, c) for c in [*columns, *carried]]).from_(
         exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier(NEW, quoted=True)))
     ).where(exp.Not(this=found) if negated else found)
 
@@ -122,20 +126,22 @@ def _spark_semi_join(new: exp.Expression, old: str, columns: list[str]) -> exp.E
     return _spark_join(new, old, columns, "LEFT SEMI")
 
 
-def _spark_anti_join(new: exp.Expression, old: str, columns: list[str]) -> exp.Expression:
+def _spark_anti_join(new: exp.Expression, old: str, columns: list[str],
+                     carried: list[str] = ()) -> exp.Expression:
     # Spark plans EXCEPT as an anti-join on null-safe keys (coalesce(c, 0), isnull(c))
     # even for NOT NULL columns; those keys do not match the hash partitioning that the
     # DISTINCT on the left already produced, so the new rows were shuffled a second
     # time. ``new`` is duplicate-free and no column holds NULL, so a plain anti-join on
     # `=` is the same set difference with one shuffle less.
-    return _spark_join(new, old, columns, "LEFT ANTI")
+    return _spark_join(new, old, columns, "LEFT ANTI", carried)
 
 
-def _spark_join(new: exp.Expression, old: str, columns: list[str], kind: str) -> exp.Expression:
+def _spark_join(new: exp.Expression, old: str, columns: list[str], kind: str,
+                carried: list[str] = ()) -> exp.Expression:
     def col(alias: str, c: str) -> exp.Column:
         return exp.column(c, table=alias, quoted=True)
     on = exp.and_(*[exp.EQ(this=col(NEW, c), expression=col(OLD, c)) for c in columns])
-    return exp.Select(expressions=[col(NEW, c) for c in columns]).from_(
+    return exp.Select(expressions=[col(NEW, c) for c in [*columns, *carried]]).from_(
         exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier(NEW, quoted=True)))
     ).join(table(old, OLD), on=on, join_type=kind)
 
@@ -291,7 +297,8 @@ class Dialect:
     groups: Groups = SPARK_GROUPS
     hof: HigherOrder = SPARK_HOF
     # rows of a duplicate-free query not in a table: (query, table, columns) -> query
-    difference: Callable[[exp.Expression, str, list[str]], exp.Expression] = _except
+    # (query, table, columns compared, more columns of the query kept) -> query
+    difference: Callable[..., exp.Expression] = _except
     # the rows of a query (one per key) whose value beats every row of a table with
     # the same keys: (query, table, keys, value column, "min" or "max") -> query
     improvement: Callable[..., exp.Expression] = _improvement_not_exists

@@ -54,9 +54,10 @@ class Deferred:
             if inner is None or q.table in empty:
                 return inner if isinstance(q, Subtract) else None
             inner = set_operand(inner, "variants")
-            combine = (self.dialect.difference if isinstance(q, Subtract)
-                       else self.dialect.intersection)
-            return combine(inner, q.table, list(q.columns))
+            if isinstance(q, Subtract):
+                return self.dialect.difference(inner, q.table, list(q.columns),
+                                               list(q.carried))
+            return self.dialect.intersection(inner, q.table, list(q.columns))
         if isinstance(q, exp.Expression):
             return q.copy()
         raise TypeError(f"not an update query: {q!r}")
@@ -103,7 +104,11 @@ class _UpdateLowering:
             recompute=tuple(self.plain.statement(x) for x in s.recompute),
             diff=tuple(self.statement(x) for x in s.diff),
             undo=tuple(self.statement(x) for x in s.undo),
-            lossless=s.lossless and self.plain.table(s.lossless))
+            lossless=s.lossless and self.plain.table(s.lossless),
+            levels=s.levels and dataclasses.replace(
+                s.levels, lasting=tuple(self.plain.table(t) for t in s.levels.lasting),
+                **{k: tuple(self.statement(x) for x in getattr(s.levels, k))
+                   for k in ("deletion", "dred", "insertion", "rebuild")}))
 
     def statement(self, s):
         table = self.plain.table
