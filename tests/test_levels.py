@@ -143,3 +143,22 @@ def test_the_cheaper_deletion_is_taken_and_the_other_tried_again():
     assert picks == ["a", "a", "a", "a", "b"]
     past.took("b", 0.1)  # half the average: (0.8192 + 0.1) / 2
     assert past.cheaper(("a", "b")) == "b"
+
+
+def test_levels_stay_when_dred_tried_by_cost_gives_up(decider):
+    """The second deletion tries DRed (untried), which over-deletes past the share and
+    gives up: the stratum is recomputed with its levels, with no back-off."""
+    program = dl2sql.compile(DENSE)
+    edges = {(a, b) for a in range(6) for b in range(6)}
+    choice = Choice(recompute_share=None, overdelete_share=0.1, backoff=4,
+                    estimate_share=None, levels="eager")
+    live = maintain_on(program, decider, {"Edge": sorted(edges)}, choice=choice)
+    methods = []
+    for edge in [(0, 1), (1, 2)]:
+        live.apply(delete={"Edge": [edge]})
+        edges.discard(edge)
+        methods.append(live.last.methods["Path"])
+        assert _records(live, "Path") == sorted(closure(edges))
+    assert methods == [LEVELS, "recompute (over-deletion too large)"]
+    assert live.updater.leveled == {"Path"}
+    assert live.updater.history["Path"].skip == 0

@@ -259,7 +259,9 @@ class Updater:
                 self._run(s.undo)
                 if s.method == "dred":
                     self._undo_overdeletion(s)
-                if s.method in GIVE_UP_NAMES:
+                if s.method in GIVE_UP_NAMES and maintain != LEVELS_KEPT:
+                    # (DRed tried where the levels are up to date: they stay, below, and
+                    # the next deletion goes by them)
                     past.backoff = min(max(1, 2 * past.backoff), self.choice.backoff)
                     past.skip = past.backoff
             else:
@@ -277,9 +279,10 @@ class Updater:
             started = time.perf_counter()
             # with its levels (dearer: 1.1-1.5x in the incremental suite) only where
             # the next transaction that deletes will maintain it: the last of the
-            # recomputations after a give-up (Choice.levels)
-            self._recompute(s, leveled and method.endswith("gave up recently)")
-                            and not past.skip)
+            # recomputations after a give-up, or after DRed tried where the levels were
+            # up to date (Choice.levels)
+            self._recompute(s, leveled and (maintain == LEVELS_KEPT or not past.skip
+                                            and method.endswith("gave up recently)")))
             past.recompute_seconds = time.perf_counter() - started
         for rel in s.relations:
             plus = self.rows.get(table_name(rel, "plus"), 0)
