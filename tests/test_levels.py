@@ -80,6 +80,21 @@ Path(s, d) :- Path(s, m), Path(m, d).
 """
 
 
+def _delete_each(live, edges: set, removed, savepoint_before=None):
+    """Each edge of ``removed`` deleted in a transaction of its own (a savepoint taken
+    before the ``savepoint_before``-th), the paths checked after each: the methods
+    the stratum took, and the savepoint."""
+    methods, token = [], None
+    for i, edge in enumerate(removed):
+        if i == savepoint_before:
+            token = live.savepoint()
+        live.apply(delete={"Edge": [edge]})
+        edges.discard(edge)
+        methods.append(live.last.methods["Path"])
+        assert _records(live, "Path") == sorted(closure(edges))
+    return methods, token
+
+
 def _deleted(live, table: str) -> int:
     return live.updater.rows.get(table) or 0
 
@@ -110,15 +125,7 @@ def test_levels_are_made_when_dred_gives_up_and_forgotten_by_a_rollback(decider)
     choice = Choice(recompute_share=None, overdelete_share=0.1, backoff=1,
                     estimate_share=None, levels="lazy")
     live = maintain_on(program, engine, {"Edge": sorted(edges)}, choice=choice)
-    methods = []
-    token = None
-    for i, edge in enumerate([(0, 1), (1, 2), (2, 3)]):
-        if i == 2:
-            token = live.savepoint()
-        live.apply(delete={"Edge": [edge]})
-        edges.discard(edge)
-        methods.append(live.last.methods["Path"])
-        assert _records(live, "Path") == sorted(closure(edges))
+    methods, token = _delete_each(live, edges, [(0, 1), (1, 2), (2, 3)], savepoint_before=2)
     assert methods == ["recompute (over-deletion too large)",
                        "recompute (DRed gave up recently)", LEVELS]
     assert live.updater.leveled == {"Path"}
@@ -153,12 +160,7 @@ def test_levels_stay_when_dred_tried_by_cost_gives_up(decider):
     choice = Choice(recompute_share=None, overdelete_share=0.1, backoff=4,
                     estimate_share=None, levels="eager")
     live = maintain_on(program, decider, {"Edge": sorted(edges)}, choice=choice)
-    methods = []
-    for edge in [(0, 1), (1, 2)]:
-        live.apply(delete={"Edge": [edge]})
-        edges.discard(edge)
-        methods.append(live.last.methods["Path"])
-        assert _records(live, "Path") == sorted(closure(edges))
+    methods, _ = _delete_each(live, edges, [(0, 1), (1, 2)])
     assert methods == [LEVELS, "recompute (over-deletion too large)"]
     assert live.updater.leveled == {"Path"}
     assert live.updater.history["Path"].skip == 0

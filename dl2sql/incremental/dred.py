@@ -49,7 +49,7 @@ LEVEL = "dl2sql_level"
 # a double: its sum is plain SQL arithmetic (a fixed-width integer's wraps, computed in
 # decimals for every joined row); integers up to 2**53 are exact
 LEVEL_TYPE = DOUBLE
-ROUND = "dl2sql_top"  # the alias of a stratum's one-row table of its highest level
+TOP = "dl2sql_top"  # the alias of a stratum's one-row table of its highest level
 
 
 @dataclass(frozen=True)
@@ -314,11 +314,11 @@ class _Stratum:
             for r in rels))
         stmts.append(Materialize(self.top(), Best(highest, (), LEVEL, "max", ((LEVEL, LEVEL),)),
                                  comment=f"{', '.join(rels)}: the highest level"))
-        top = Source(ROUND, rels[0], "top")
+        top = Source(TOP, rels[0], "top")
         for r in rels:
             born = Source("n", r, "born")
             stmts += [self.made(r, "ladded", Parts(r, (self.block(
-                r, (born, top), level=_next(_level(ROUND))),)),
+                r, (born, top), level=_next(_level(TOP))),)),
                 f"{r}: those rows, a level above the highest"),
                 Append(self.level(r), self.level(r, "ladded")),
                 self.made(r, "lidelta", Parts(r, (Part(Scan(table_name(r, "ladded")),

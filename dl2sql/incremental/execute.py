@@ -234,16 +234,16 @@ class Updater:
         method = maintain = LEVELS if leveled and s.name in self.leveled else s.method
         past = self._past = self.history.setdefault(s.name, History())
         changed = self._changed_rows(s)
+        deletes = self._deletes(s)
         if s.method not in ("input", RECURSIVE_AGGREGATION) and self._large(s):
             method = "recompute"
-        elif s.method in GIVE_UP_NAMES and past.skip and self._deletes(s):
+        elif s.method in GIVE_UP_NAMES and past.skip and deletes:
             past.skip -= 1
             method = f"recompute ({GIVE_UP_NAMES[s.method]} gave up recently)"
         elif s.method not in ("input", RECURSIVE_AGGREGATION) and past.expects_longer(
                 changed, self.choice.estimate_share):
             method = ESTIMATED
             past.recomputed_by_estimate()
-        deletes = self._deletes(s)
         if method == maintain == LEVELS and deletes:
             method = maintain = past.cheaper((LEVELS, LEVELS_KEPT))
         if method == maintain:  # maintained, unless it gives up
@@ -270,9 +270,9 @@ class Updater:
                 elif deletes:
                     past.took(maintain, time.perf_counter() - t0)
                 past.maintained(time.perf_counter() - t0, changed)
-                if s.method in GIVE_UP_NAMES and self._deletes(s):
+                if s.method in GIVE_UP_NAMES and deletes:
                     past.backoff = past.skip = 0
-                if s.lossless is not None and self._deletes(s) \
+                if s.lossless is not None and deletes \
                         and s.lossless.name in self.empty:
                     method = NOTHING_LOST
         if method.startswith("recompute"):
