@@ -86,8 +86,10 @@ class Maintained:
         for rel, t in plan.relations.items():  # the plan left each relation in its table
             assert t.name == update.relations[rel].name, (rel, t.name)
         evaluator.register_udfs(update)
-        # what recomputing each recursive stratum costs: its loop, else the whole run
-        self.updater.expect(timed.seconds, total)
+        # what recomputing each stratum costs: its loop or tables, else the whole run
+        # (a lazy runner's tables are computed when read: their times say nothing)
+        self.updater.expect(timed.seconds, total, None if getattr(
+            runner, "counting_costs", False) else timed.made)
         with runner.running():
             self.updater.start()
         self.last: Optional[Outcome] = None

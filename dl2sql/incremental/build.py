@@ -41,7 +41,7 @@ from dl2sql.plan.build import relation_table, table_name, transform_statement
 from dl2sql.plan.loops import LoopPolicy, plan_loops
 from dl2sql.plan.loops import Program as LoopProgram
 from dl2sql.plan.walk import walk
-from dl2sql.plan.nodes import (Append, Column, Fixpoint, Intersect, Materialize, Part,
+from dl2sql.plan.nodes import (Append, Changes, Column, Fixpoint, Intersect, Materialize, Part,
                                Parts, Patch, Plan, Rename, Rows, Scan, Subtract, Table,
                                Transform, Union)
 from dl2sql.ra.lower import record_of
@@ -53,6 +53,7 @@ KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
 # the method of a stratum that recurses through a group_by: recomputed whenever a
 # relation it reads changed (a naive loop, as in the first evaluation)
 RECURSIVE_AGGREGATION = "recompute (recursive aggregation)"
+ADDED = "dl2sql_added"  # true for a recomputed stratum's rows added, false for removed
 
 
 def build_update(program: LoopProgram, inputs: dict, policy: LoopPolicy,
@@ -313,13 +314,29 @@ class _Builder:
             self.tables[t.name] = dataclasses.replace(t, partition_by=())
         diff = []
         for rel in s.relations:
-            full = table_name(rel)
-            diff.append(self.made(rel, "plus", self.minus(Scan(full), rel, "old"),
-                                  f"{rel}: rows added"))
-            diff.append(self.made(rel, "minus", Subtract(Scan(table_name(rel, "old")), full,
-                                                         self.columns(rel)),
-                                  f"{rel}: rows removed"))
+            changes = self.made(rel, "changes", Changes(table_name(rel), table_name(rel, "old"),
+                                                         self.columns(rel), ADDED),
+                                f"{rel}: rows added or removed")
+            changes = dataclasses.replace(changes, target=self._helper(
+                rel, "changes", self._changes_layout(rel)))
+            diff.append(changes)
+            for version, added in (("plus", True), ("minus", False)):
+                side = T.TCol(BOOL, "c", ADDED)
+                block = Block(rel, (Source("c", rel, "changes"),),
+                              (side if added else T.TUn(BOOL, "not", side),), (),
+                              tuple(T.TCol(t, "c", n) for n, t in self.p.layouts[rel].columns),
+                              None)
+                diff.append(self.made(rel, version, Parts(rel, (Part(
+                    Rows(block), (changes.target.name,)),)),
+                    f"{rel}: rows {'added' if added else 'removed'}"))
         return tuple(planned), tuple(diff)
+
+    def _changes_layout(self, rel: str) -> RelationLayout:
+        """The layout of a table of rows of ``rel`` added or removed, and which."""
+        layout = self.p.layouts[rel]
+        made = self.helper_layouts[f"{rel}#changes"] = RelationLayout(
+            f"{rel}#changes", layout.record_type, layout.columns + ((ADDED, BOOL),), None)
+        return made
 
     def rules(self, rel: str, blocks: list[Block]) -> list:
         none = frozenset()

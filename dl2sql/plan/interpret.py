@@ -7,6 +7,7 @@ DuckDB cannot disagree about when a recursive stratum has converged.
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Optional, Protocol
 
 from dl2sql.diagnostics import InputError, RuntimeFailure, runtime_failure
@@ -66,7 +67,11 @@ def _run_block(stmts: tuple[Stmt, ...], runner, progress, counts: dict,
             if stmt.comment and not stmt.count:  # a loop's body counts; it is announced
                 _announce(progress, stmt.comment, stmt)
             count = stmt.count and counted
+            started = time.perf_counter()
             n = runner.materialize(stmt.target, stmt.query, count)
+            on_made = getattr(progress, "on_made", None)
+            if on_made is not None:
+                on_made(stmt.target, time.perf_counter() - started)
             if count:
                 counts[stmt.target.name] = n
         elif isinstance(stmt, Append):

@@ -39,9 +39,9 @@ from dl2sql.passes.stratify import Stratum
 from dl2sql.plan.build import relation_table, table_name
 from dl2sql.plan.lattice import lattice_of
 from dl2sql.plan.lattice_loop import lattice_loop
-from dl2sql.plan.nodes import (Append, Choose, Column, Distribute, EdgeProbe, Fixpoint, Load,
-                               Loop, Materialize, Plan, Rename, Rows, Scan, Subtract, Table,
-                               Union, RecursiveUnion)
+from dl2sql.plan.nodes import (Append, Changes, Choose, Column, Distribute, EdgeProbe,
+                               Fixpoint, Load, Loop, Materialize, Plan, Rename, Rows, Scan,
+                               Subtract, Table, Union, RecursiveUnion)
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
 from dl2sql.types.model import TSigned, TypeEnv
@@ -244,8 +244,7 @@ class _Planner:
         for rel in members:
             columns = tuple(n for n, _ in self.p.layouts[rel].columns)
             full, nxt = table_name(rel), table_name(rel, "next")
-            changed = Union(rel, (Subtract(Scan(nxt), full, columns),
-                                  Subtract(Scan(full), nxt, columns)))
+            changed = Changes(nxt, full, columns)
             body.append(Materialize(self.table(rel, "changed", {}), changed, count=True,
                                     comment=f"{rel}: rows that differ from the last iteration"))
             swap.append(Rename(self.table(rel, keys={}), self.table(rel, "next", {})))

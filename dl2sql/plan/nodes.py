@@ -100,6 +100,19 @@ class Subtract:
 
 
 @dataclass(frozen=True)
+class Changes:
+    """The rows that one of the duplicate-free tables ``new`` and ``old`` holds and
+    the other does not, compared on ``columns``, with a boolean column ``side`` true
+    for the rows of ``new`` (None: no such column): both set differences in one pass
+    over the two tables (a full outer join, where two differences join them twice)."""
+
+    new: str
+    old: str
+    columns: tuple[str, ...]
+    side: typing.Optional[str] = None
+
+
+@dataclass(frozen=True)
 class RecursiveUnion:
     """A linear recursive relation as one query: ``base`` rows, then ``steps`` read
     the rows found so far under the name ``name`` until none is new (the engine's

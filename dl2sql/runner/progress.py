@@ -132,10 +132,18 @@ class RecordingProgress:
 
 class LoopTimes:
     """A progress callback that passes everything on to ``inner`` and keeps the seconds
-    of each stratum's loop (the first evaluation's: what recomputing it costs)."""
+    of each stratum's loop and of each relation's tables (the first evaluation's:
+    what recomputing it costs)."""
 
     def __init__(self, inner=None):
         self.inner, self.seconds = inner, {}
+        self.made: dict[str, float] = {}  # seconds of the tables made, by relation
+
+    def on_made(self, table, seconds: float) -> None:
+        """Add the seconds a table took to its relation's (where the runner computes
+        a table when it makes it, what evaluating the relation's stratum costs)."""
+        rel = table.relation or table.name
+        self.made[rel] = self.made.get(rel, 0.0) + seconds
 
     def on_loop_end(self, stratum: str, iterations: int, seconds: float) -> None:
         """Record the loop's seconds, then tell ``inner``."""

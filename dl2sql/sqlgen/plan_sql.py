@@ -6,9 +6,9 @@ import dataclasses
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import (Best, Choose, Column, Distribute, EdgeProbe, Fixpoint, Improve,
-                               Materialize, Plan, RecursiveUnion, Rows, Scan, Subtract, Table,
-                               Union)
+from dl2sql.plan.nodes import (Best, Changes, Choose, Column, Distribute, EdgeProbe, Fixpoint,
+                               Improve, Materialize, Plan, RecursiveUnion, Rows, Scan,
+                               Subtract, Table, Union)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
@@ -77,6 +77,8 @@ class Lowering:
                 union = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
                     this=union, alias=exp.TableAlias(this=exp.to_identifier("variants"))))
             return self.ec.dialect.difference(union, q.table, list(q.columns))
+        if isinstance(q, Changes):
+            return self.ec.dialect.changes(q.new, q.old, list(q.columns), q.side)
         if isinstance(q, RecursiveUnion):
             base = [self.query(x) for x in q.base]  # first: UDFs are named in call order
             steps = [self.query(x) for x in q.steps]

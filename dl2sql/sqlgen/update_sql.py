@@ -16,7 +16,7 @@ from sqlglot import exp
 from dl2sql.incremental.nodes import (CountChange, Lookup, StratumUpdate, UpdatePlan,
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
-from dl2sql.plan.nodes import (Best, Improve, Intersect, Materialize, Part, Parts,
+from dl2sql.plan.nodes import (Best, Changes, Improve, Intersect, Materialize, Part, Parts,
                                RecursiveUnion, Rows, Scan, Subtract)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.sqlgen.blocks import union_all, union_all_distinct
@@ -58,9 +58,23 @@ class Deferred:
                 return self.dialect.difference(inner, q.table, list(q.columns),
                                                list(q.carried))
             return self.dialect.intersection(inner, q.table, list(q.columns))
+        if isinstance(q, Changes):
+            if q.new in empty and q.old in empty:
+                return None
+            if q.new in empty or q.old in empty:  # the other table's rows, every one
+                return _side(q, q.old not in empty)
+            return self.dialect.changes(q.new, q.old, list(q.columns), q.side)
         if isinstance(q, exp.Expression):
             return q.copy()
         raise TypeError(f"not an update query: {q!r}")
+
+
+def _side(q: Changes, new: bool) -> exp.Select:
+    """The rows of one table of ``q`` (the other empty), marked with their side."""
+    columns = [exp.column(c, quoted=True) for c in q.columns]
+    if q.side is not None:
+        columns.append(exp.alias_(exp.true() if new else exp.false(), q.side, quoted=True))
+    return exp.Select(expressions=columns).from_(table(q.new if new else q.old))
 
 
 def _names(q) -> set[str]:
@@ -68,6 +82,8 @@ def _names(q) -> set[str]:
         return {n for p in q.parts for n in p.needs}
     if isinstance(q, (Subtract, Intersect)):
         return _names(q.query) | {q.table}
+    if isinstance(q, Changes):
+        return {q.new, q.old}
     return set()
 
 
@@ -133,6 +149,8 @@ class _UpdateLowering:
                 Part(self.part(p.query), p.needs) for p in q.parts))
         if isinstance(q, (Subtract, Intersect)):
             return dataclasses.replace(q, query=self.query(q.query))
+        if isinstance(q, Changes):  # made when the statement runs (Deferred)
+            return q
         return self.part(q)
 
     def part(self, q) -> exp.Expression:

@@ -75,8 +75,10 @@ Span(p, ts) :- Edge(c, p), Span(c, s), var ts = s.group_by(p).union().
     (loop,) = [s for s in update.recompute if isinstance(s, Loop)]
     assert loop.until_empty == ("Span__changed",)
     # the changes of every relation of the stratum, helpers too, against the old state
+    # (both found in one table of rows added or removed, R__changes)
     assert {s.target.name for s in update.diff} == {
-        f"{r}__{v}" for r in ("Span", "Span__group2", "Span__group2_rows") for v in ("plus", "minus")}
+        f"{r}__{v}" for r in ("Span", "Span__group2", "Span__group2_rows")
+        for v in ("plus", "minus", "changes")}
 
 
 COUNTED = """

@@ -114,40 +114,32 @@ WHERE
   -- Hops: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Hops__changed" AS
   SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."hops"
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."node"
+      ELSE "dl2sql_old"."node"
+    END AS "node",
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."hops"
+      ELSE "dl2sql_old"."hops"
+    END AS "hops"
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Hops__next"
   ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Hops" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."hops" IS NOT DISTINCT FROM "dl2sql_new"."hops"
-    )
-  UNION
-  SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."hops"
-  FROM (
+  FULL OUTER JOIN (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Hops"
-  ) AS "dl2sql_new"
+  ) AS "dl2sql_old"
+    ON "dl2sql_new"."node" IS NOT DISTINCT FROM "dl2sql_old"."node"
+    AND "dl2sql_new"."hops" IS NOT DISTINCT FROM "dl2sql_old"."hops"
   WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Hops__next" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."hops" IS NOT DISTINCT FROM "dl2sql_new"."hops"
-    );
+    "dl2sql_new"."dl2sql_side" IS NULL OR "dl2sql_old"."dl2sql_side" IS NULL;
   -- Hops := Hops__next
 -- until empty: Hops__changed
 -- Distance

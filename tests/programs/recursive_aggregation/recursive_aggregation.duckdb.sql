@@ -51,73 +51,55 @@ WHERE
   -- Fanin: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Fanin__changed" AS
   SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."open_children"
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."node"
+      ELSE "dl2sql_old"."node"
+    END AS "node",
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."open_children"
+      ELSE "dl2sql_old"."open_children"
+    END AS "open_children"
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Fanin__next"
   ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Fanin" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."open_children" IS NOT DISTINCT FROM "dl2sql_new"."open_children"
-    )
-  UNION
-  SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."open_children"
-  FROM (
+  FULL OUTER JOIN (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Fanin"
-  ) AS "dl2sql_new"
+  ) AS "dl2sql_old"
+    ON "dl2sql_new"."node" IS NOT DISTINCT FROM "dl2sql_old"."node"
+    AND "dl2sql_new"."open_children" IS NOT DISTINCT FROM "dl2sql_old"."open_children"
   WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Fanin__next" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."open_children" IS NOT DISTINCT FROM "dl2sql_new"."open_children"
-    );
+    "dl2sql_new"."dl2sql_side" IS NULL OR "dl2sql_old"."dl2sql_side" IS NULL;
   -- Open: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Open__changed" AS
   SELECT
-    "dl2sql_new"."id"
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."id"
+      ELSE "dl2sql_old"."id"
+    END AS "id"
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Open__next"
   ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Open" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."id" IS NOT DISTINCT FROM "dl2sql_new"."id"
-    )
-  UNION
-  SELECT
-    "dl2sql_new"."id"
-  FROM (
+  FULL OUTER JOIN (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Open"
-  ) AS "dl2sql_new"
+  ) AS "dl2sql_old"
+    ON "dl2sql_new"."id" IS NOT DISTINCT FROM "dl2sql_old"."id"
   WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Open__next" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."id" IS NOT DISTINCT FROM "dl2sql_new"."id"
-    );
+    "dl2sql_new"."dl2sql_side" IS NULL OR "dl2sql_old"."dl2sql_side" IS NULL;
   -- Fanin := Fanin__next
   -- Open := Open__next
 -- until empty: Fanin__changed, Open__changed
@@ -184,40 +166,32 @@ WHERE
   -- Lowest: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Lowest__changed" AS
   SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."low"
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."node"
+      ELSE "dl2sql_old"."node"
+    END AS "node",
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."low"
+      ELSE "dl2sql_old"."low"
+    END AS "low"
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Lowest__next"
   ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Lowest" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."low" IS NOT DISTINCT FROM "dl2sql_new"."low"
-    )
-  UNION
-  SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."low"
-  FROM (
+  FULL OUTER JOIN (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Lowest"
-  ) AS "dl2sql_new"
+  ) AS "dl2sql_old"
+    ON "dl2sql_new"."node" IS NOT DISTINCT FROM "dl2sql_old"."node"
+    AND "dl2sql_new"."low" IS NOT DISTINCT FROM "dl2sql_old"."low"
   WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Lowest__next" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."low" IS NOT DISTINCT FROM "dl2sql_new"."low"
-    );
+    "dl2sql_new"."dl2sql_side" IS NULL OR "dl2sql_old"."dl2sql_side" IS NULL;
   -- Lowest := Lowest__next
 -- until empty: Lowest__changed
 -- Span__group1_rows
@@ -283,40 +257,32 @@ WHERE
   -- Span: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Span__changed" AS
   SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."tags"
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."node"
+      ELSE "dl2sql_old"."node"
+    END AS "node",
+    CASE
+      WHEN NOT "dl2sql_new"."dl2sql_side" IS NULL
+      THEN "dl2sql_new"."tags"
+      ELSE "dl2sql_old"."tags"
+    END AS "tags"
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Span__next"
   ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Span" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."tags" IS NOT DISTINCT FROM "dl2sql_new"."tags"
-    )
-  UNION
-  SELECT
-    "dl2sql_new"."node",
-    "dl2sql_new"."tags"
-  FROM (
+  FULL OUTER JOIN (
     SELECT
-      *
+      *,
+      TRUE AS "dl2sql_side"
     FROM "Span"
-  ) AS "dl2sql_new"
+  ) AS "dl2sql_old"
+    ON "dl2sql_new"."node" IS NOT DISTINCT FROM "dl2sql_old"."node"
+    AND "dl2sql_new"."tags" IS NOT DISTINCT FROM "dl2sql_old"."tags"
   WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Span__next" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."node" IS NOT DISTINCT FROM "dl2sql_new"."node"
-        AND "dl2sql_old"."tags" IS NOT DISTINCT FROM "dl2sql_new"."tags"
-    );
+    "dl2sql_new"."dl2sql_side" IS NULL OR "dl2sql_old"."dl2sql_side" IS NULL;
   -- Span := Span__next
 -- until empty: Span__changed
 -- SpanSize

@@ -51,49 +51,47 @@ WHERE
   -- Fanin: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Fanin__changed` AS
   SELECT
-    `dl2sql_new`.`node`,
-    `dl2sql_new`.`open_children`
+    IF(NOT `dl2sql_new`.`dl2sql_side` IS NULL, `dl2sql_new`.`node`, `dl2sql_old`.`node`) AS `node`,
+    IF(
+      NOT `dl2sql_new`.`dl2sql_side` IS NULL,
+      `dl2sql_new`.`open_children`,
+      `dl2sql_old`.`open_children`
+    ) AS `open_children`
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS `dl2sql_side`
     FROM `Fanin__next`
   ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Fanin` AS `dl2sql_old`
+  FULL OUTER JOIN (
+    SELECT
+      *,
+      TRUE AS `dl2sql_side`
+    FROM `Fanin`
+  ) AS `dl2sql_old`
     ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
     AND `dl2sql_new`.`open_children` = `dl2sql_old`.`open_children`
-  UNION
-  SELECT
-    `dl2sql_new`.`node`,
-    `dl2sql_new`.`open_children`
-  FROM (
-    SELECT
-      *
-    FROM `Fanin`
-  ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Fanin__next` AS `dl2sql_old`
-    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
-    AND `dl2sql_new`.`open_children` = `dl2sql_old`.`open_children`;
+  WHERE
+    `dl2sql_new`.`dl2sql_side` IS NULL OR `dl2sql_old`.`dl2sql_side` IS NULL;
   -- Open: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Open__changed` AS
   SELECT
-    `dl2sql_new`.`id`
+    IF(NOT `dl2sql_new`.`dl2sql_side` IS NULL, `dl2sql_new`.`id`, `dl2sql_old`.`id`) AS `id`
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS `dl2sql_side`
     FROM `Open__next`
   ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Open` AS `dl2sql_old`
-    ON `dl2sql_new`.`id` = `dl2sql_old`.`id`
-  UNION
-  SELECT
-    `dl2sql_new`.`id`
-  FROM (
+  FULL OUTER JOIN (
     SELECT
-      *
+      *,
+      TRUE AS `dl2sql_side`
     FROM `Open`
-  ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Open__next` AS `dl2sql_old`
-    ON `dl2sql_new`.`id` = `dl2sql_old`.`id`;
+  ) AS `dl2sql_old`
+    ON `dl2sql_new`.`id` = `dl2sql_old`.`id`
+  WHERE
+    `dl2sql_new`.`dl2sql_side` IS NULL OR `dl2sql_old`.`dl2sql_side` IS NULL;
   -- Fanin := Fanin__next
   -- Open := Open__next
 -- until empty: Fanin__changed, Open__changed
@@ -163,28 +161,24 @@ WHERE
   -- Lowest: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Lowest__changed` AS
   SELECT
-    `dl2sql_new`.`node`,
-    `dl2sql_new`.`low`
+    IF(NOT `dl2sql_new`.`dl2sql_side` IS NULL, `dl2sql_new`.`node`, `dl2sql_old`.`node`) AS `node`,
+    IF(NOT `dl2sql_new`.`dl2sql_side` IS NULL, `dl2sql_new`.`low`, `dl2sql_old`.`low`) AS `low`
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS `dl2sql_side`
     FROM `Lowest__next`
   ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Lowest` AS `dl2sql_old`
+  FULL OUTER JOIN (
+    SELECT
+      *,
+      TRUE AS `dl2sql_side`
+    FROM `Lowest`
+  ) AS `dl2sql_old`
     ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
     AND `dl2sql_new`.`low` = `dl2sql_old`.`low`
-  UNION
-  SELECT
-    `dl2sql_new`.`node`,
-    `dl2sql_new`.`low`
-  FROM (
-    SELECT
-      *
-    FROM `Lowest`
-  ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Lowest__next` AS `dl2sql_old`
-    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
-    AND `dl2sql_new`.`low` = `dl2sql_old`.`low`;
+  WHERE
+    `dl2sql_new`.`dl2sql_side` IS NULL OR `dl2sql_old`.`dl2sql_side` IS NULL;
   -- Lowest := Lowest__next
 -- until empty: Lowest__changed
 -- Span__group1_rows
@@ -250,28 +244,24 @@ WHERE
   -- Span: rows that differ from the last iteration
   CREATE OR REPLACE TEMPORARY VIEW `Span__changed` AS
   SELECT
-    `dl2sql_new`.`node`,
-    `dl2sql_new`.`tags`
+    IF(NOT `dl2sql_new`.`dl2sql_side` IS NULL, `dl2sql_new`.`node`, `dl2sql_old`.`node`) AS `node`,
+    IF(NOT `dl2sql_new`.`dl2sql_side` IS NULL, `dl2sql_new`.`tags`, `dl2sql_old`.`tags`) AS `tags`
   FROM (
     SELECT
-      *
+      *,
+      TRUE AS `dl2sql_side`
     FROM `Span__next`
   ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Span` AS `dl2sql_old`
+  FULL OUTER JOIN (
+    SELECT
+      *,
+      TRUE AS `dl2sql_side`
+    FROM `Span`
+  ) AS `dl2sql_old`
     ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
     AND `dl2sql_new`.`tags` = `dl2sql_old`.`tags`
-  UNION
-  SELECT
-    `dl2sql_new`.`node`,
-    `dl2sql_new`.`tags`
-  FROM (
-    SELECT
-      *
-    FROM `Span`
-  ) AS `dl2sql_new`
-  LEFT ANTI JOIN `Span__next` AS `dl2sql_old`
-    ON `dl2sql_new`.`node` = `dl2sql_old`.`node`
-    AND `dl2sql_new`.`tags` = `dl2sql_old`.`tags`;
+  WHERE
+    `dl2sql_new`.`dl2sql_side` IS NULL OR `dl2sql_old`.`dl2sql_side` IS NULL;
   -- Span := Span__next
 -- until empty: Span__changed
 -- SpanSize
