@@ -113,6 +113,18 @@ class Changes:
 
 
 @dataclass(frozen=True)
+class OneAbove:
+    """The rows of ``query`` with one more column ``column``: one more than the highest
+    ``column`` of the tables ``tables`` (empty ones left out), computed once per query
+    (where every row of those tables has the same value: a semi-naive round's rows of
+    a stratum with levels, dl2sql.incremental.dred) instead of once per joined row."""
+
+    query: object
+    tables: tuple[str, ...]
+    column: str
+
+
+@dataclass(frozen=True)
 class RecursiveUnion:
     """A linear recursive relation as one query: ``base`` rows, then ``steps`` read
     the rows found so far under the name ``name`` until none is new (the engine's

@@ -16,8 +16,8 @@ from sqlglot import exp
 from dl2sql.incremental.nodes import (CountChange, Lookup, StratumUpdate, UpdatePlan,
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
-from dl2sql.plan.nodes import (Best, Changes, Improve, Intersect, Materialize, Part, Parts,
-                               RecursiveUnion, Rows, Scan, Subtract)
+from dl2sql.plan.nodes import (Best, Changes, Improve, Intersect, Materialize, OneAbove, Part,
+                               Parts, RecursiveUnion, Rows, Scan, Subtract)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.sqlgen.blocks import union_all, union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
@@ -58,6 +58,10 @@ class Deferred:
                 return self.dialect.difference(inner, q.table, list(q.columns),
                                                list(q.carried))
             return self.dialect.intersection(inner, q.table, list(q.columns))
+        if isinstance(q, OneAbove):
+            inner = self._assemble(q.query, empty)
+            tables = [t for t in q.tables if t not in empty]
+            return None if inner is None or not tables else _one_above(inner, tables, q.column)
         if isinstance(q, Changes):
             if q.new in empty and q.old in empty:
                 return None
@@ -67,6 +71,24 @@ class Deferred:
         if isinstance(q, exp.Expression):
             return q.copy()
         raise TypeError(f"not an update query: {q!r}")
+
+
+def _one_above(rows: exp.Expression, tables: list[str], column: str) -> exp.Select:
+    """``SELECT rows.*, (SELECT MAX(column) FROM tables) + 1.0 AS column`` (all of
+    them: one not known to be empty may be, where tables are not counted)."""
+    values = union_all([exp.Select(expressions=[exp.column(column, quoted=True)]).from_(
+        table(t)) for t in tables])
+    if len(tables) > 1:
+        values = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+            this=values, alias=exp.TableAlias(this=exp.to_identifier("dl2sql_levels"))))
+    highest = exp.Subquery(this=values.select(exp.Max(
+        this=exp.column(column, quoted=True)), append=False))
+    level = exp.Add(this=highest, expression=cast(exp.Literal.number("1.0"),
+                                                  exp.DataType.build("DOUBLE")))
+    alias = exp.to_identifier("dl2sql_rows", quoted=True)
+    return exp.Select(expressions=[exp.Column(this=exp.Star(), table=alias),
+                                   exp.alias_(level, column, quoted=True)]).from_(
+        exp.Subquery(this=rows, alias=exp.TableAlias(this=alias.copy())))
 
 
 def _side(q: Changes, new: bool) -> exp.Select:
@@ -84,6 +106,8 @@ def _names(q) -> set[str]:
         return _names(q.query) | {q.table}
     if isinstance(q, Changes):
         return {q.new, q.old}
+    if isinstance(q, OneAbove):
+        return _names(q.query) | set(q.tables)
     return set()
 
 
@@ -151,6 +175,8 @@ class _UpdateLowering:
             return dataclasses.replace(q, query=self.query(q.query))
         if isinstance(q, Changes):  # made when the statement runs (Deferred)
             return q
+        if isinstance(q, OneAbove):
+            return dataclasses.replace(q, query=self.query(q.query))
         return self.part(q)
 
     def part(self, q) -> exp.Expression:
