@@ -356,9 +356,10 @@ class _Stratum:
             # a few hundred rows, per row 1.06x)
             body.append(BySize(self.level(r, "lidelta"), ONCE_ABOVE_ROWS, (
                 self.made(r, "linew", Subtract(steps(True), level, columns, (LEVEL,)),
-                          comment),), (
+                          comment + ", the level per joined row"),), (
                 self.made(r, "linew", OneAbove(Subtract(steps(False), level, columns),
-                                               deltas, LEVEL), comment),)))
+                                               deltas, LEVEL),
+                          comment + ", the level once for the round"),)))
         for r in rels:
             body += [Append(self.level(r), self.level(r, "linew"))]
             body += [Append(self.level(r, v), self.level(r, "linew")) for v in also]
