@@ -318,7 +318,7 @@ class _Builder:
                                                          self.columns(rel), ADDED),
                                 f"{rel}: rows added or removed")
             changes = dataclasses.replace(changes, target=self._helper(
-                rel, "changes", self._changes_layout(rel)))
+                rel, "changes", self.widened(rel, "changes", ADDED, BOOL)))
             diff.append(changes)
             for version, added in (("plus", True), ("minus", False)):
                 side = T.TCol(BOOL, "c", ADDED)
@@ -331,12 +331,15 @@ class _Builder:
                     f"{rel}: rows {'added' if added else 'removed'}"))
         return tuple(planned), tuple(diff)
 
-    def _changes_layout(self, rel: str) -> RelationLayout:
-        """The layout of a table of rows of ``rel`` added or removed, and which."""
-        layout = self.p.layouts[rel]
-        made = self.helper_layouts[f"{rel}#changes"] = RelationLayout(
-            f"{rel}#changes", layout.record_type, layout.columns + ((ADDED, BOOL),), None)
-        return made
+    def widened(self, rel: str, tag: str, column: str, ty) -> RelationLayout:
+        """The layout ``rel#tag``: the columns of ``rel`` and one more, ``column`` of
+        type ``ty`` (a recomputation's side, a row's level), registered once."""
+        name = f"{rel}#{tag}"
+        if name not in self.helper_layouts:
+            layout = self.p.layouts[rel]
+            self.helper_layouts[name] = RelationLayout(
+                name, layout.record_type, layout.columns + ((column, ty),), None)
+        return self.helper_layouts[name]
 
     def rules(self, rel: str, blocks: list[Block]) -> list:
         none = frozenset()

@@ -111,16 +111,11 @@ class _Stratum:
 
     # -- tables ------------------------------------------------------------------------
     def leveled_layout(self, r: str) -> str:
-        name = f"{r}#level"
-        if name not in self.b.helper_layouts:
-            layout = self.b.p.layouts[r]
-            self.b.helper_layouts[name] = RelationLayout(
-                name, layout.record_type, layout.columns + ((LEVEL, LEVEL_TYPE),), None)
-        return name
+        return self.b.widened(r, "level", LEVEL, LEVEL_TYPE).relation
 
     def level(self, r: str, version: str = "level") -> Table:
         """A table of rows of ``r`` with their levels."""
-        return self.b._helper(r, version, self.b.helper_layouts[self.leveled_layout(r)])
+        return self.b._helper(r, version, self.b.widened(r, "level", LEVEL, LEVEL_TYPE))
 
     def made(self, r: str, version: str, query, comment: str) -> Materialize:
         """A counted table of rows of ``r`` with their levels."""
@@ -377,13 +372,10 @@ class _Stratum:
         sources = tuple(Source(s.alias, s.relation, "lidelta") if s is delta else
                         Source(s.alias, s.relation, "level") if s.relation in self.members
                         else s for s in x.sources)
-        if per_row:
-            block = Block(self.leveled_layout(x.relation), sources, x.conditions,
-                          x.antijoins, x.outputs + (_next(_level(delta.alias)),), x.span,
-                          x.unnests)
-        else:
-            block = Block(x.relation, sources, x.conditions, x.antijoins, x.outputs,
-                          x.span, x.unnests)
+        layout, outputs = ((self.leveled_layout(x.relation),
+                            x.outputs + (_next(_level(delta.alias)),)) if per_row
+                           else (x.relation, x.outputs))
+        block = Block(layout, sources, x.conditions, x.antijoins, outputs, x.span, x.unnests)
         return Part(Rows(block), tuple(n.replace("__idelta", "__lidelta") for n in part.needs))
 
     # -- evaluation with levels ----------------------------------------------------------
