@@ -601,3 +601,61 @@ def test_the_estimate_recomputes_where_no_more_rows_took_longer():
     for n in range(10):  # only the last few are kept
         past.maintained(2.0 if n == 0 else 0.1, 5)
     assert not past.expects_longer(5, 1.0)
+
+
+SUMMARIES = """
+import group
+input relation Order(id: u32, tier: u32, amount: u64, who: string)
+// the count, the largest (amount, id) and its amount's first field: one summary
+output relation Tier(tier: u32, orders: u64, largest: u64, by: u32)
+Tier(t, n, m.0, m.1) :- Order(o, t, a, _), var g = (a, o).group_by(t),
+    var n = g.count_distinct(), var m = g.max().
+// the least and first string, in an expression and a condition
+output relation Who(tier: u32, first: string, span: string)
+Who(t, f, "${f}..${l}") :- Order(_, t, _, w), var g = w.group_by(t),
+    var f = g.first(), var l = g.max(), l != f.
+// no key: one row over everything
+output relation Cheapest(amount: u64)
+Cheapest(a) :- Order(_, _, a, _), var a = a.group_by(()).min().
+"""
+
+
+def _summaries(orders) -> dict:
+    tiers: dict = {}
+    for o, t, a, w in orders:
+        tiers.setdefault(t, []).append((o, a, w))
+    who = {(t, min(w for *_, w in rows), max(w for *_, w in rows)) for t, rows in tiers.items()}
+    return {
+        "Tier": sorted((t, len(rows), *max((a, o) for o, a, _ in rows))
+                       for t, rows in tiers.items()),
+        "Who": sorted((t, f, f"{f}..{l}") for t, f, l in who if f != l),
+        "Cheapest": [(min(a for _, _, a, _ in orders),)] if orders else []}
+
+
+def test_groups_used_only_by_count_min_and_max_store_those(engine):
+    """A group whose every use is its count, min/first or max is stored as the tuple
+    of those (COUNT, MIN, MAX: no list of its values; dl2sql.passes.group_counts), in
+    evaluation and in maintenance (one with another use keeps its values:
+    tests/unit/test_incremental_plan.py)."""
+    program = dl2sql.compile(SUMMARIES)
+    aggregates = {b.relation: b.aggregate for blocks in program.compiled.blocks.values()
+                  for b in blocks if hasattr(b, "aggregate")}
+    assert aggregates == {"Tier__group1": ("count", "max"), "Who__group2": ("min", "max"),
+                          "Cheapest__group3": ("min",)}
+    orders = {(i, i % 3, (i * 37) % 50, f"w{(i * 7) % 11}") for i in range(30)}
+    live = maintain_on(program, engine, {"Order": sorted(orders)})
+    want = _summaries(orders)
+    assert {rel: sorted_rows(live.contents(rel)) for rel in want} == want
+    largest = max(((a, o), (o, t, a, w)) for o, t, a, w in orders if t == 1)[1]
+    tier0 = [row for row in orders if row[1] == 0]
+    steps = [([(100, 1, 49, "w0")], [(1, 1, 37, "w7")]),  # a new largest
+             # the largest goes (found again among the rows), a tier too
+             ([(101, 7, 3, "a")], [(100, 1, 49, "w0")] + tier0),
+             ([(102, 7, 1, "b")], [])]  # one more row of a new tier
+    if engine.dialect == "spark":  # the same in one transaction (several seconds each)
+        steps = [([(101, 7, 3, "a"), (102, 7, 1, "b")], [largest] + tier0)]
+    for insert, delete in steps:
+        live.apply(insert={"Order": insert}, delete={"Order": delete})
+        orders = (orders - set(delete)) | set(insert)
+        want = _summaries(orders)
+        assert {rel: sorted_rows(live.contents(rel)) for rel in want} == want, (insert, delete)

@@ -115,7 +115,8 @@ def _ra_lines(p: CompiledProgram, rel: str, pad: str, internal: bool, out: list,
         if isinstance(b, GroupBlock):
             keys = ", ".join(expr_to_str(k) for k in b.keys)
             what = (f"key {expr_to_str(b.key)}; value {expr_to_str(b.value)}"
-                    if b.aggregate == "group" else b.aggregate)
+                    if b.aggregate == "group" else b.aggregate if b.aggregate == "count"
+                    else f"{'+'.join(b.aggregate)} of value {expr_to_str(b.value)}")
             out.append(f"{pad}{head} <- Group[keys {keys}; {what}]")
             source(b.source.relation, b.source.alias,
                    f"{pad}    Scan[{b.source.relation} AS {b.source.alias}]")

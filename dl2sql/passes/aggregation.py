@@ -8,7 +8,8 @@ relations, so that every later stage sees only joins, filters and one aggregatio
   per body row, as DDlog's expected outputs show);
 * ``__groupN(k..., g) :- <CGroupSource over __groupN_rows>.`` -- one row per key, ``g``
   holding the projections of its rows (or only their number, where the group is only
-  counted: :mod:`dl2sql.passes.group_counts`);
+  counted, or the tuple of its number, least and greatest value where only those are
+  used outside recursion: :mod:`dl2sql.passes.group_counts`);
 * ``H :- __groupN(k..., g), B2.`` -- which may itself hold the next ``group_by``.
 
 The aggregation reads ``__groupN_rows`` like a negated literal reads its relation: the
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from dl2sql.passes.group_counts import counted_only
+from dl2sql.passes.group_counts import counted_only, summarized
 from dl2sql.types import typed as T
 from dl2sql.types.model import CtorDef, RelationInfo, TNamed, Type, TypeDefn
 from dl2sql.types.symbols import Symbols
@@ -32,12 +33,37 @@ def split_aggregations(rules: list[T.CoreRule], syms: Symbols,
     """The rules with every ``CGroup`` split out, and the relations this adds."""
     out: list[T.CoreRule] = []
     added: dict[str, RelationInfo] = {}
-    for r in rules:
-        out += _split(r, syms, added)
+    recursive = _recursive_rules(rules)
+    for i, r in enumerate(rules):
+        out += _split(r, syms, added, i in recursive)
     return out, added
 
 
-def _split(rule: T.CoreRule, syms: Symbols, added: dict) -> list[T.CoreRule]:
+def _recursive_rules(rules: list[T.CoreRule]) -> set[int]:
+    """The rules (by index) some body relation of which depends on a head's."""
+    reads: dict[str, set[str]] = {}
+    for r in rules:
+        body = {c.relation for c in r.body if isinstance(c, T.CAtom)}
+        for h in r.heads:
+            reads.setdefault(h.relation, set()).update(body)
+
+    def reaches(start: set[str], goal: set[str]) -> bool:
+        seen, todo = set(), list(start)
+        while todo:
+            rel = todo.pop()
+            if rel in goal:
+                return True
+            if rel not in seen:
+                seen.add(rel)
+                todo += reads.get(rel, ())
+        return False
+    return {i for i, r in enumerate(rules)
+            if reaches({c.relation for c in r.body if isinstance(c, T.CAtom)},
+                       {h.relation for h in r.heads})}
+
+
+def _split(rule: T.CoreRule, syms: Symbols, added: dict,
+           recursive: bool) -> list[T.CoreRule]:
     at = next((i for i, c in enumerate(rule.body) if isinstance(c, T.CGroup)), None)
     if at is None:
         return [rule]
@@ -59,8 +85,12 @@ def _split(rule: T.CoreRule, syms: Symbols, added: dict) -> list[T.CoreRule]:
     rest = T.CoreRule(rule.span, rule.heads, rule.body[at + 1:])
     counted = counted_only(rest, group.name)
     aggregate, value_type = "group", group.type
+    summary = None if counted is not None or recursive else summarized(
+        rest, group.name, group.type, syms.env)
     if counted is not None:  # only its size is used: store that
         (rest, value_type), aggregate = counted, "count"
+    elif summary is not None:  # only its size, least and greatest values: those
+        rest, value_type, aggregate = summary
     group_fields = tuple((k, kinds[k]) for k in group.keys) + ((group.name, value_type),)
     group_type = _declare(syms, group_rel, group_fields, rule, added)
     group_rule = T.CoreRule(group.span, (T.Head(group.span, group_rel, T.TStruct(
@@ -70,7 +100,7 @@ def _split(rule: T.CoreRule, syms: Symbols, added: dict) -> list[T.CoreRule]:
     atom = T.CAtom(group.span, group_rel, T.PCtor(group_type, group_rel, tuple(
         (v, T.PVar(t, v)) for v, t in group_fields)))
     rest = dataclasses.replace(rest, body=(atom,) + rest.body)
-    return [rows_rule, group_rule] + _split(rest, syms, added)
+    return [rows_rule, group_rule] + _split(rest, syms, added, recursive)
 
 
 def _declare(syms: Symbols, rel: str, fields, rule: T.CoreRule, added: dict) -> Type:

@@ -75,7 +75,9 @@ class GroupBlock:
     key: TExpr
     value: TExpr
     span: Span
-    aggregate: str = "group"  # or "count": the number of rows of each key instead
+    # or "count": the number of rows of each key instead; or a tuple of parts ("count",
+    # "min", "max"): the tuple of those (dl2sql.passes.group_counts.summarized)
+    aggregate: object = "group"
 
     @property
     def sources(self) -> tuple[Source, ...]:

@@ -187,12 +187,19 @@ def _select(block: Block, layout: RelationLayout, table_of: TableOf, ec: ExprCom
 def group_select(block: GroupBlock, layout: RelationLayout, table_of: TableOf,
                  ec: ExprCompiler) -> exp.Select:
     """``SELECT keys, STRUCT(key, sorted values) FROM source GROUP BY keys`` (or the
-    number of rows, ``COUNT(*)``, for a group that is only counted); no row for an empty
+    number of rows, ``COUNT(*)``, for a group that is only counted, the tuple of
+    ``COUNT(*)``, ``MIN``, ``MAX`` for a summary); no row for an empty
     source, even without keys (DDlog's groups are never empty)."""
     names = [n for n, _ in layout.columns]
     keys = [ec.compile(k) for k in block.keys]
     if block.aggregate == "count":
         group = cast(exp.Count(this=exp.Star()), sql_type(layout.columns[-1][1], ec.env))
+    elif block.aggregate != "group":  # a summary (dl2sql.passes.group_counts)
+        summary, value = layout.columns[-1][1], ec.compile(block.value)
+        group = ec.make_tuple(summary, [
+            cast(exp.Count(this=exp.Star()), sql_type(t, ec.env)) if part == "count"
+            else (exp.Min if part == "min" else exp.Max)(this=value.copy())
+            for part, t in zip(block.aggregate, summary.elems)])
     else:
         vals = ec.dialect.groups.sorted_list(ec.compile(block.value))
         if has_own_order(block.value.type, ec.env):

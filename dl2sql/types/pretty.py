@@ -76,7 +76,8 @@ def rule_to_str(r: T.CoreRule) -> str:
             body.append(f"var {c.name}: {c.type} = ({expr_to_str(c.proj)})"
                         f".group_by({', '.join(c.keys)})")
         elif isinstance(c, T.CGroupSource):
-            what = f"value {c.value}" if c.aggregate == "group" else c.aggregate
+            what = (f"value {c.value}" if c.aggregate == "group" else c.aggregate
+                    if c.aggregate == "count" else f"{'+'.join(c.aggregate)} of {c.value}")
             body.append(f"GroupBy[{c.relation}; keys {', '.join(c.keys)}; {what}]")
         else:
             body.append(f"{pattern_to_str(c.pattern)} = {expr_to_str(c.expr)}")

@@ -396,14 +396,15 @@ class CGroup:
 class CGroupSource:
     """The only clause of a rule that aggregates relation ``relation``: one row per
     distinct value of the ``keys`` columns, holding the group of the ``value`` column,
-    or with ``aggregate`` "count" the number of its rows (built by
+    or with ``aggregate`` "count" the number of its rows, or with a tuple of parts
+    ("count", "min", "max") the tuple of those (built by
     :mod:`dl2sql.passes.aggregation`)."""
 
     span: Span
     relation: str
     keys: tuple[str, ...]
     value: str
-    aggregate: str = "group"  # or "count": the number of rows, not the group
+    aggregate: object = "group"  # or "count", or a summary's parts
 
 
 Clause = Union[CAtom, CFilter, CMatch, CFlatMap, CGroup, CGroupSource]

@@ -114,7 +114,7 @@ FROM "Edge" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "Cheap__group5" AS
 SELECT
   "t1"."s" AS "s",
-  {'key': "t1"."s", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  {'_0': MIN("t1"."__value")} AS "__grouped1"
 FROM "Cheap__group5_rows" AS "t1"
 GROUP BY
   "t1"."s"
@@ -126,7 +126,7 @@ SELECT DISTINCT
   "t1"."s" AS "src",
   (
     CAST((
-      CAST(LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST("t1"."__grouped1"."_0" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) + CAST(1 AS BIGINT)
   ) & 4294967295 AS "budget"
 FROM "Cheap__group5" AS "t1";
@@ -243,7 +243,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Shortest__group1" AS
 SELECT
   "t1"."s" AS "s",
   "t1"."d" AS "d",
-  {'key': {'_0': "t1"."s", '_1': "t1"."d"}, 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  {'_0': MIN("t1"."__value")} AS "__grouped1"
 FROM "Shortest__group1_rows" AS "t1"
 GROUP BY
   "t1"."s",
@@ -255,7 +255,7 @@ CREATE OR REPLACE TEMPORARY VIEW "Shortest" AS
 SELECT DISTINCT
   "t1"."s" AS "src",
   "t1"."d" AS "dst",
-  LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS "cost"
+  "t1"."__grouped1"."_0" AS "cost"
 FROM "Shortest__group1" AS "t1";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS

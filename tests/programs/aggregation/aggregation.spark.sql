@@ -114,7 +114,7 @@ FROM `Edge` AS `t1`;
 CREATE OR REPLACE TEMPORARY VIEW `Cheap__group5` AS
 SELECT
   `t1`.`s` AS `s`,
-  STRUCT(`t1`.`s` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+  STRUCT(MIN(`t1`.`__value`) AS _0) AS `__grouped1`
 FROM `Cheap__group5_rows` AS `t1`
 GROUP BY
   `t1`.`s`
@@ -126,7 +126,7 @@ SELECT DISTINCT
   `t1`.`s` AS `src`,
   (
     CAST((
-      CAST(ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
+      CAST(`t1`.`__grouped1`.`_0` AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
     ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) + CAST(1 AS BIGINT)
   ) & 4294967295 AS `budget`
 FROM `Cheap__group5` AS `t1`;
@@ -303,10 +303,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Shortest__group1` AS
 SELECT
   `t1`.`s` AS `s`,
   `t1`.`d` AS `d`,
-  STRUCT(
-    STRUCT(`t1`.`s` AS _0, `t1`.`d` AS _1) AS key,
-    ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals
-  ) AS `__grouped1`
+  STRUCT(MIN(`t1`.`__value`) AS _0) AS `__grouped1`
 FROM `Shortest__group1_rows` AS `t1`
 GROUP BY
   `t1`.`s`,
@@ -318,7 +315,7 @@ CREATE OR REPLACE TEMPORARY VIEW `Shortest` AS
 SELECT DISTINCT
   `t1`.`s` AS `src`,
   `t1`.`d` AS `dst`,
-  ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS `cost`
+  `t1`.`__grouped1`.`_0` AS `cost`
 FROM `Shortest__group1` AS `t1`;
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW `ddlog_std__Singleton` AS

@@ -73,7 +73,7 @@ FROM "MutualGroup__Reach" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "MutualGroup__group5" AS
 SELECT
   "t1"."n" AS "n",
-  {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  {'_0': MIN("t1"."__value")} AS "__grouped1"
 FROM "MutualGroup__group5_rows" AS "t1"
 GROUP BY
   "t1"."n"
@@ -82,7 +82,7 @@ HAVING
 -- MutualGroup
 CREATE OR REPLACE TEMPORARY VIEW "MutualGroup" AS
 SELECT DISTINCT
-  {'_0': "t1"."n", '_1': LIST_EXTRACT("t1"."__grouped1"."vals", 1)} AS "_v"
+  {'_0': "t1"."n", '_1': "t1"."__grouped1"."_0"} AS "_v"
 FROM "MutualGroup__group5" AS "t1";
 -- Reached__Edges
 CREATE OR REPLACE TEMPORARY VIEW "Reached__Edges" AS
@@ -116,7 +116,7 @@ FROM "Reached__Reach" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "Reached__group3" AS
 SELECT
   "t1"."n" AS "n",
-  {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  {'_0': MIN("t1"."__value")} AS "__grouped1"
 FROM "Reached__group3_rows" AS "t1"
 GROUP BY
   "t1"."n"
@@ -125,7 +125,7 @@ HAVING
 -- Reached
 CREATE OR REPLACE TEMPORARY VIEW "Reached" AS
 SELECT DISTINCT
-  {'_0': "t1"."n", '_1': LIST_EXTRACT("t1"."__grouped1"."vals", 1)} AS "_v"
+  {'_0': "t1"."n", '_1': "t1"."__grouped1"."_0"} AS "_v"
 FROM "Reached__group3" AS "t1";
 -- Component__Edges
 CREATE OR REPLACE TEMPORARY VIEW "Component__Edges" AS
@@ -161,7 +161,7 @@ JOIN "Component__Path" AS "t2"
 CREATE OR REPLACE TEMPORARY VIEW "Component__group2" AS
 SELECT
   "t1"."n" AS "n",
-  {'key': "t1"."n", 'vals': LIST_SORT(LIST("t1"."__value"))} AS "__grouped1"
+  {'_0': MIN("t1"."__value")} AS "__grouped1"
 FROM "Component__group2_rows" AS "t1"
 GROUP BY
   "t1"."n"
@@ -170,7 +170,7 @@ HAVING
 -- Component
 CREATE OR REPLACE TEMPORARY VIEW "Component" AS
 SELECT DISTINCT
-  {'_0': "t1"."n", '_1': LIST_EXTRACT("t1"."__grouped1"."vals", 1)} AS "_v"
+  {'_0': "t1"."n", '_1': "t1"."__grouped1"."_0"} AS "_v"
 FROM "Component__group2" AS "t1";
 -- Labeled
 CREATE OR REPLACE TEMPORARY VIEW "Labeled" AS

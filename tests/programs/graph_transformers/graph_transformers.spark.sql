@@ -84,7 +84,7 @@ FROM `MutualGroup__Reach` AS `t1`;
 CREATE OR REPLACE TEMPORARY VIEW `MutualGroup__group5` AS
 SELECT
   `t1`.`n` AS `n`,
-  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+  STRUCT(MIN(`t1`.`__value`) AS _0) AS `__grouped1`
 FROM `MutualGroup__group5_rows` AS `t1`
 GROUP BY
   `t1`.`n`
@@ -93,7 +93,7 @@ HAVING
 -- MutualGroup
 CREATE OR REPLACE TEMPORARY VIEW `MutualGroup` AS
 SELECT DISTINCT
-  STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
+  STRUCT(`t1`.`n` AS _0, `t1`.`__grouped1`.`_0` AS _1) AS `_v`
 FROM `MutualGroup__group5` AS `t1`;
 -- Reached__Edges
 CREATE OR REPLACE TEMPORARY VIEW `Reached__Edges` AS
@@ -138,7 +138,7 @@ FROM `Reached__Reach` AS `t1`;
 CREATE OR REPLACE TEMPORARY VIEW `Reached__group3` AS
 SELECT
   `t1`.`n` AS `n`,
-  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+  STRUCT(MIN(`t1`.`__value`) AS _0) AS `__grouped1`
 FROM `Reached__group3_rows` AS `t1`
 GROUP BY
   `t1`.`n`
@@ -147,7 +147,7 @@ HAVING
 -- Reached
 CREATE OR REPLACE TEMPORARY VIEW `Reached` AS
 SELECT DISTINCT
-  STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
+  STRUCT(`t1`.`n` AS _0, `t1`.`__grouped1`.`_0` AS _1) AS `_v`
 FROM `Reached__group3` AS `t1`;
 -- Component__Edges
 CREATE OR REPLACE TEMPORARY VIEW `Component__Edges` AS
@@ -194,7 +194,7 @@ JOIN `Component__Path` AS `t2`
 CREATE OR REPLACE TEMPORARY VIEW `Component__group2` AS
 SELECT
   `t1`.`n` AS `n`,
-  STRUCT(`t1`.`n` AS key, ARRAY_SORT(COLLECT_LIST(`t1`.`__value`)) AS vals) AS `__grouped1`
+  STRUCT(MIN(`t1`.`__value`) AS _0) AS `__grouped1`
 FROM `Component__group2_rows` AS `t1`
 GROUP BY
   `t1`.`n`
@@ -203,7 +203,7 @@ HAVING
 -- Component
 CREATE OR REPLACE TEMPORARY VIEW `Component` AS
 SELECT DISTINCT
-  STRUCT(`t1`.`n` AS _0, ELEMENT_AT(`t1`.`__grouped1`.`vals`, 1) AS _1) AS `_v`
+  STRUCT(`t1`.`n` AS _0, `t1`.`__grouped1`.`_0` AS _1) AS `_v`
 FROM `Component__group2` AS `t1`;
 -- Labeled
 CREATE OR REPLACE TEMPORARY VIEW `Labeled` AS
