@@ -20,6 +20,7 @@ import textwrap
 
 import dl2sql
 from children import run_child, without_progress
+from dl2sql.plan.placement import ENVIRONMENT
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
@@ -234,9 +235,12 @@ def test_maintained_program_on_cluster_survives_executors_dying(cluster, bare, t
 def test_cli_state_on_cluster_with_files_and_an_executor_dying_mid_task(cluster, bare,
                                                                          tmp_path):
     """``dl2sql run --state`` on the cluster, a day of inputs and a day of changes: the
-    first evaluates the program (its extern kills the executor that runs it in the
-    middle of a task of the loop, whose retry finishes the run), the second applies
-    the changes; each writes what DuckDB computes and leaves no checkpoint file."""
+    first evaluates the program on the cluster (its extern kills the executor that
+    runs it in the middle of a task of the loop, whose retry finishes the run), the
+    second, as a user's run does by default, opens that small state on the driver and
+    applies the changes there (on the cluster, a transaction of this program took 150
+    s: test_maintained_program_on_cluster_survives_executors_dying applies them
+    there); each writes what DuckDB computes and leaves no checkpoint file."""
     (tmp_path / "prog.dl").write_text(PROGRAM)
     day0, day1 = tmp_path / "day0", tmp_path / "day1"
     day0.mkdir()
@@ -254,8 +258,14 @@ def test_cli_state_on_cluster_with_files_and_an_executor_dying_mid_task(cluster,
                    str(tmp_path / f"out-{day.name}"), "--format", "csv",
                    "--externs", str(tmp_path / "externs.py"), "--master",
                    cluster.master_url, "--checkpoint-dir", str(checkpoints)]
-        code, _, err = run_child("", args=command, timeout=600, env=_driver_env(bare))
+        env = _driver_env(bare)
+        if day == day1:  # the driver policy's default (the suite turns it off)
+            env.pop(ENVIRONMENT, None)
+            command.append("--explain")
+        code, stdout, err = run_child("", args=command, timeout=600, env=env)
         assert code == 0, f"{err[-4000:]}\n{cluster.logs()}"
+        if day == day1:
+            assert "evaluated on the driver (duckdb): a saved state of " in stdout, stdout
         assert "wrote the changes of 2 output relation(s)" in err, err
         # one line of its own (and progress lines where the run is slow), nothing of Spark's
         assert without_progress(err).count("\n") == 1, err

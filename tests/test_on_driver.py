@@ -270,18 +270,35 @@ def test_cli_run_on_the_driver_by_default(tmp_path):
     assert outputs["spark"] == outputs["duckdb"] and len(outputs["spark"]) == 3
 
 
-def test_cli_refuses_the_driver_with_a_state(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "dl2sql", "run", str(ROOT / "examples/network/network.dl"),
-         "--input", str(tmp_path), "--output", str(tmp_path / "out"), "--state",
-         str(tmp_path / "state"), "--on-driver-below", "10"],
-        capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1
-    assert "--on-driver-below: not allowed with --state" in done.stderr
-    done = subprocess.run(
-        [sys.executable, "-m", "dl2sql", "run", "x.dl", "--input", "i", "--output", "o",
-         "--on-driver-below", "-3"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and "expected a number of rows" in done.stderr
+@pytest.mark.usefixtures("java")
+def test_cli_state_on_the_driver_by_default(tmp_path):
+    """`dl2sql run --engine spark --state`, the environment without the suite's
+    setting: a small state created and updated on the driver (each run decides from
+    the state's rows), the files those of DuckDB's runs. (The cluster tests open a
+    state that Spark wrote on the driver; tests/test_state.py keeps states on Spark.)"""
+    example = ROOT / "examples" / "network"
+    env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
+    day1 = tmp_path / "day1"
+    day1.mkdir()
+    (day1 / "Link.delete.csv").write_text("src,dst\nweb,app\n")
+    written = {}
+    for engine in ("spark", "duckdb"):
+        for i, day in enumerate((example / "input", day1)):
+            out = tmp_path / f"{engine}-{i}"
+            done = subprocess.run(
+                [sys.executable, "-m", "dl2sql", "run", str(example / "network.dl"),
+                 "--engine", engine, "--state", str(tmp_path / f"state-{engine}"),
+                 "--input", str(day), "--output", str(out), "--format", "csv",
+                 "--explain", "--quiet"], env=env, capture_output=True, text=True,
+                timeout=600)
+            assert done.returncode == 0, done.stderr
+            if engine == "spark":
+                assert "== placement\nevaluated on the driver (duckdb): " in done.stdout
+                assert ("a saved state of " if i else "input files") in done.stdout
+            written[engine, i] = {p.name: _read_csv(p) for p in out.iterdir()}
+    for i in (0, 1):
+        assert written["spark", i] == written["duckdb", i]
+    assert any(len(rows) > 1 for rows in written["spark", 1].values())  # changes made
 
 
 def test_cli_replay_on_the_driver_prints_ddlogs_output(tmp_path):
@@ -321,6 +338,13 @@ def test_a_small_maintained_program_lives_on_the_driver(program, spark, tmp_path
     reopened = program.maintain(state=str(tmp_path / "state"), spark=spark)
     assert not reopened.placement.on_driver
     assert sorted_rows(reopened.contents("Line")) == sorted_rows(live.contents("Line"))
+    # a small state opens on the driver (decided by its rows, each time it is opened)
+    small = program.maintain(state=str(tmp_path / "state"), spark=spark, on_driver_below=100)
+    assert small.placement.on_driver and "a saved state of " in small.placement.reason
+    step = dict(insert={"Manages": [("cy", "fay")]})
+    assert _outputs(small.apply(**step)) == _outputs(reopened.apply(**step))
+    large = program.maintain(state=str(tmp_path / "state"), spark=spark, on_driver_below=2)
+    assert not large.placement.on_driver and "input rows, more than 2" in large.placement.reason
 
 
 def test_a_maintained_program_on_the_driver_widens_its_integers(spark):
@@ -336,7 +360,7 @@ def test_a_maintained_program_on_the_driver_widens_its_integers(spark):
 
 
 def test_reasons_name_the_bound_that_decided(tmp_path):
-    from dl2sql.plan.placement import commands_reason, driver_reason
+    from dl2sql.plan.placement import commands_reason, driver_reason, state_reason
     policy = DriverPolicy(max_rows=10, bytes_per_row=4)  # 40 bytes of files
     small = tmp_path / "E.csv"
     small.write_text("a,b\n1,2\n")
@@ -356,3 +380,11 @@ def test_reasons_name_the_bound_that_decided(tmp_path):
     assert commands_reason(40, policy)[0]
     assert commands_reason(1, DriverPolicy(max_rows=0)) == (
         False, "the driver is turned off (on_driver_below=0)")
+    states = DriverPolicy(max_rows=10, max_result_rows=50)
+    assert state_reason(10, 50, states) == (
+        True, "a saved state of 50 rows, 10 of them inputs (at most 50 and 10)")
+    assert state_reason(11, 20, states) == (
+        False, "a saved state of 11 input rows, more than 10")
+    assert state_reason(5, 51, states) == (False, "a saved state of 51 rows, more than 50")
+    assert state_reason(1, 1, states, remote=True) == (
+        False, "a state at a Hadoop URL is read by the engine")

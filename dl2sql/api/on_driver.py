@@ -9,7 +9,8 @@ from dl2sql.engines import ORACLE, Settings, engine
 from dl2sql.io.duckdb_frames import can_collect
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Table
-from dl2sql.plan.placement import DriverPolicy, Placement, commands_reason, driver_reason
+from dl2sql.plan.placement import (DriverPolicy, Placement, commands_reason, driver_reason,
+                                   state_reason)
 
 
 def placement_for(program, name: str, inputs: dict, below, spark=None) -> Placement:
@@ -25,6 +26,24 @@ def placement_for(program, name: str, inputs: dict, below, spark=None) -> Placem
         estimate = functools.partial(estimated_bytes, spark)
     on_driver, reason = driver_reason(_sources(program, inputs), policy, estimate)
     return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
+
+
+def state_placement(program, name: str, manifest: dict, directory: str, below
+                    ) -> Placement:
+    """Where ``program`` opened from a saved state (its ``manifest``, in
+    ``directory``) is maintained on engine ``name``: on the driver where the state is
+    small under the engine's driver policy (as a run's inputs are), on a local path.
+    Each run decides anew from the state's rows, so a state that grew goes back to the
+    engine (the engines write states that both read)."""
+    relations = manifest["relations"]
+    inputs = sum(e.get("rows") or 0 for rel, e in relations.items()
+                 if rel in program.compiled.relations
+                 and program.compiled.relations[rel].role == "input")
+    rows = sum(e.get("rows") or 0 for e in relations.values())
+    rows += sum(e.get("rows") or 0 for e in manifest.get("history", {}).values())
+    on_driver, reason = state_reason(inputs, rows, _policy(name, below),
+                                     remote="://" in directory)
+    return Placement(on_driver, reason, ORACLE if on_driver else name)
 
 
 def _policy(name: str, below):

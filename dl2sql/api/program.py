@@ -25,7 +25,8 @@ from dl2sql.api.evaluate import Evaluator
 from dl2sql.api.evaluate import bind_externs
 from dl2sql.api.transformers import bind_transformers
 from dl2sql.api.maintained import Maintained
-from dl2sql.api.on_driver import Handover, driver_inputs, evaluate_on_driver, placement_for
+from dl2sql.api.on_driver import (Handover, driver_inputs, evaluate_on_driver, placement_for,
+                                  state_placement)
 from dl2sql.api.speculation import speculate
 from dl2sql.api.state import current, loaders, read_manifest, representation
 from dl2sql.incremental.execute import Choice
@@ -236,10 +237,13 @@ class Program:
         ``max_iterations`` and ``report_after`` are :meth:`run`'s, for this evaluation
         (the transactions of ``apply`` run under the limit in force where they run,
         :func:`dl2sql.plan.limits.iteration_limit`). ``on_driver_below`` is :meth:`run`'s:
-        without ``state``, a program whose inputs are small is maintained on the driver
-        by DuckDB, its changes and contents handed to Spark as DataFrames, whatever
-        size it grows to (``live.placement`` says where and why); its :meth:`save`
-        writes a state that Spark reads, to a local path only. ``thresholds`` are
+        a program whose inputs are small is maintained on the driver by DuckDB, its
+        changes and contents handed to Spark as DataFrames, whatever size it grows to
+        (``live.placement`` says where and why); so is one opened from a small saved
+        state (its input relations' rows within ``on_driver_below``, all its rows
+        within the policy's results), decided anew each time it is opened. Its
+        :meth:`save` writes a state that Spark reads; a state at a Hadoop URL stays on
+        the engine. ``thresholds`` are
         :meth:`run`'s, for this program's runner (its evaluation and transactions)."""
         with interruptible(), limits.iteration_limit(max_iterations), \
                 reported(progress, report_after) as progress:
@@ -260,9 +264,9 @@ class Program:
         if folder is None:
             spark = getattr(runner, "spark", None)
             placement = (placement_for(self, runner.engine, inputs or {}, on_driver_below,
-                                       spark) if state is None else Placement(
-                             False, "a state directory keeps the relations on the engine",
-                             runner.engine))
+                                       spark) if state is None or "://" not in state
+                         else Placement(False, "a state at a Hadoop URL is written by the "
+                                               "engine", runner.engine))
             target, handover = runner, None
             if placement.on_driver:  # maintained by the oracle, frames handed over
                 target, handover = get_engine(ORACLE).runner(Settings()), Handover(runner)
@@ -280,9 +284,15 @@ class Program:
                              f"are there already (apply changes to them instead)")
         manifest = read_manifest(folder, self.compiled, state)
         saved = self.compiled.represented(representation(manifest))  # goes on as it was
-        live = Maintained(saved, runner, {}, self.extern, progress, choice, program=self,
-                          saved=loaders(folder, manifest, saved, engine))
-        live.placement = Placement(False, "opened from a saved state", runner.engine)
+        placement = state_placement(self, runner.engine, manifest, state, on_driver_below)
+        target, handover = runner, None
+        if placement.on_driver:  # maintained by the oracle, frames handed over
+            target, handover = get_engine(ORACLE).runner(Settings()), Handover(runner)
+            self._runners.add(target)
+        live = Maintained(saved, target, {}, self.extern, progress, choice, program=self,
+                          saved=loaders(folder, manifest, saved, target.engine),
+                          handover=handover)
+        live.placement = placement
         return live
 
     def close(self) -> None:

@@ -157,8 +157,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="after the run, print where it was evaluated, the strata, the "
                         "plan and the row counts of every iteration")
     _driver_option(u, "a run whose input files hold at most 64 bytes a row for ROWS "
-                      "rows on the driver with DuckDB and hand the outputs to Spark "
-                      "(not with --state)")
+                      "rows (with --state: a saved state of at most ROWS input rows) "
+                      "on the driver with DuckDB and hand the outputs to Spark")
     _limits(u)
     _common(u)
     p.run_parser = u  # for the checks argparse cannot make (_check_run)
@@ -256,9 +256,6 @@ def _check_run(parser: argparse.ArgumentParser, args) -> None:
                                                 ("--rollback-to", args.rollback_to),
                                                 ("--release", args.release)) if value is not None]
     needed = ["--input", "--output"]
-    if args.state and args.on_driver_below is not None:
-        parser.error("argument --on-driver-below: not allowed with --state (a state's "
-                     "relations stay on the engine that keeps them)")
     if marks:
         flag = marks[0][0]
         if not args.state:

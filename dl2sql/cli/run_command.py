@@ -128,6 +128,7 @@ def _engine_options(args) -> dict:
     return dict(engine=args.engine, master=args.master,
                 checkpoint_dir=getattr(args, "checkpoint_dir", None),
                 partitions=getattr(args, "partitions", None),
+                on_driver_below=getattr(args, "on_driver_below", None),
                 report_after=None if args.quiet else report_after())
 
 
@@ -179,6 +180,7 @@ def run_with_state(program: Program, args, out: TextIO, err: TextIO) -> int:
         written = write_outputs(program, live.runner, args.output, args.format, tables)
         live.save(args.state)
         if args.explain:
+            out.write("== placement\n" + live.placement.text())
             out.write(integers_text(live.compiled, recorder.widened, "== integers\n"))
             out.write("== strata maintained\n")
             hidden = {r for r in program.compiled.relations if is_helper(program.compiled, r)}

@@ -100,6 +100,26 @@ def commands_reason(size: int, policy: Optional[DriverPolicy]) -> tuple[bool, st
     return True, f"{size:,} bytes of commands (at most {policy.max_file_bytes:,})"
 
 
+def state_reason(input_rows: int, rows: int, policy: Optional[DriverPolicy],
+                 remote: bool = False) -> tuple[bool, str]:
+    """Whether a saved state of ``rows`` rows in all (``input_rows`` of them in input
+    relations) is small enough for the driver under ``policy`` (its inputs within
+    ``max_rows``, the whole within ``max_result_rows``), and why; one at a Hadoop URL
+    (``remote``) is the engine's to read."""
+    closed = _closed(policy)
+    if closed is not None:
+        return False, closed
+    if remote:
+        return False, "a state at a Hadoop URL is read by the engine"
+    if input_rows > policy.max_rows:
+        return False, (f"a saved state of {input_rows:,} input rows, more than "
+                       f"{policy.max_rows:,}")
+    if rows > policy.max_result_rows:
+        return False, f"a saved state of {rows:,} rows, more than {policy.max_result_rows:,}"
+    return True, (f"a saved state of {rows:,} rows, {input_rows:,} of them inputs (at most "
+                  f"{policy.max_result_rows:,} and {policy.max_rows:,})")
+
+
 def driver_reason(sources: dict, policy: Optional[DriverPolicy],
                   estimate=None) -> tuple[bool, str]:
     """Whether inputs ``sources`` (relation -> rows given in Python, a path, or any
