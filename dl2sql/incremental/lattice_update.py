@@ -6,7 +6,8 @@ improve; rows removed may take away the candidate a key's value came from. So:
 
 1. **Suspects.** A key whose stored value equals a candidate the removed rows may have
    made (a superset) is suspect, and so, round by round, is a key whose value equals a
-   candidate made from a suspect's value. Every key that may lose its value is found;
+   candidate made from a suspect's value (any of them: one made along a row the
+   transaction added may be better than the value held, and is no reason to keep it). Every key that may lose its value is found;
    the others keep theirs, supported by candidates that stay.
 2. **Rederivation.** The suspects' values are removed; their candidates from the
    values that stay (and the rows below, after the transaction), and the candidates
@@ -129,9 +130,12 @@ def _suspects(builder, shape: Lattice, members: frozenset) -> list:
                                      comment=f"{a.relation}: no suspect yet"))
         [rows] = blocks[a.rows]
         lost = table_name(rows.sources[0].relation, "lost")
-        best = a.best_of_rows((Rows(_at(rows, 0, "lost")),), builder.columns(a.relation))
+        # every lost candidate, not the best of them: a candidate the suspects' values
+        # make along an inserted row may beat the value a key holds, and hide the lost
+        # candidate that equals it (shortest paths, 100 arcs changed)
+        each = a.each_of_rows((Rows(_at(rows, 0, "lost")),), builder.columns(a.relation))
         columns = builder.columns(a.relation)
-        held = Intersect(Parts(a.relation, (Part(best, (lost,)),)), table_name(a.relation),
+        held = Intersect(Parts(a.relation, (Part(each, (lost,)),)), table_name(a.relation),
                          columns)
         body.append(builder.made(a.relation, "snew", builder.minus(held, a.relation, "suspect"),
                                  f"{a.relation}: keys whose value a lost candidate equals"))

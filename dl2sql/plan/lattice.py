@@ -64,6 +64,14 @@ class Aggregate:
         return Best(Union(self.rows, rows, bag=True), tuple(r for _, r in self.keys),
                     self.value[1], self.direction, tuple((c, pairs[c]) for c in columns))
 
+    def each_of_rows(self, rows: tuple, columns: tuple[str, ...]) -> Best:
+        """Every distinct value per key among ``rows`` (queries of R), as the columns
+        ``columns`` of A: the best per key and value, which is that value."""
+        pairs = dict(self.keys + (self.value,))
+        return Best(Union(self.rows, rows, bag=True),
+                    tuple(r for _, r in self.keys) + (self.value[1],), self.value[1],
+                    self.direction, tuple((c, pairs[c]) for c in columns))
+
     def best_held(self, table: str, columns: tuple[str, ...]) -> Best:
         """The best value per key of ``table``, a table of A's ``columns``."""
         return Best(Scan(table), tuple(k for k, _ in self.keys), self.value[0],
