@@ -267,10 +267,8 @@ class Program:
                                        spark) if state is None or "://" not in state
                          else Placement(False, "a state at a Hadoop URL is written by the "
                                                "engine", runner.engine))
-            target, handover = runner, None
-            if placement.on_driver:  # maintained by the oracle, frames handed over
-                target, handover = get_engine(ORACLE).runner(Settings()), Handover(runner)
-                self._runners.add(target)
+            target, handover = self._placed(runner, placement)
+            if placement.on_driver:
                 inputs = driver_inputs(self, inputs or {}, spark)
             live = speculate(self.compiled, lambda compiled: Maintained(
                 compiled, target, self.bind_inputs(inputs or {}, target.engine,
@@ -285,15 +283,22 @@ class Program:
         manifest = read_manifest(folder, self.compiled, state)
         saved = self.compiled.represented(representation(manifest))  # goes on as it was
         placement = state_placement(self, runner.engine, manifest, state, on_driver_below)
-        target, handover = runner, None
-        if placement.on_driver:  # maintained by the oracle, frames handed over
-            target, handover = get_engine(ORACLE).runner(Settings()), Handover(runner)
-            self._runners.add(target)
+        target, handover = self._placed(runner, placement)
         live = Maintained(saved, target, {}, self.extern, progress, choice, program=self,
                           saved=loaders(folder, manifest, saved, target.engine),
                           handover=handover)
         live.placement = placement
         return live
+
+    def _placed(self, runner, placement: Placement):
+        """The runner that maintains the program under ``placement`` and the handover
+        of its frames to ``runner``'s engine: the oracle's on the driver, else
+        ``runner`` itself and none."""
+        if not placement.on_driver:
+            return runner, None
+        target = get_engine(ORACLE).runner(Settings())
+        self._runners.add(target)
+        return target, Handover(runner)
 
     def close(self) -> None:
         """Free what the runs of this program hold: stored tables and checkpoint files.

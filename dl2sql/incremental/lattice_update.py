@@ -7,8 +7,9 @@ improve; rows removed may take away the candidate a key's value came from. So:
 1. **Suspects.** A key whose stored value equals a candidate the removed rows may have
    made (a superset) is suspect, and so, round by round, is a key whose value equals a
    candidate made from a suspect's value (any of them: one made along a row the
-   transaction added may be better than the value held, and is no reason to keep it). Every key that may lose its value is found;
-   the others keep theirs, supported by candidates that stay.
+   transaction added may be better than the value held, and is no reason to keep
+   it). Every key that may lose its value is found; the others keep theirs, supported
+   by candidates that stay.
 2. **Rederivation.** The suspects' values are removed; their candidates from the
    values that stay (and the rows below, after the transaction), and the candidates
    of the rows added, seed the evaluation's lattice loop

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from dl2sql.passes.group_counts import counted_only, summarized
+from dl2sql.passes.stratify import dependency_edges
 from dl2sql.types import typed as T
 from dl2sql.types.model import CtorDef, RelationInfo, TNamed, Type, TypeDefn
 from dl2sql.types.symbols import Symbols
@@ -42,10 +43,8 @@ def split_aggregations(rules: list[T.CoreRule], syms: Symbols,
 def _recursive_rules(rules: list[T.CoreRule]) -> set[int]:
     """The rules (by index) some body relation of which depends on a head's."""
     reads: dict[str, set[str]] = {}
-    for r in rules:
-        body = {c.relation for c in r.body if isinstance(c, T.CAtom)}
-        for h in r.heads:
-            reads.setdefault(h.relation, set()).update(body)
+    for e in dependency_edges(rules):
+        reads.setdefault(e.target, set()).add(e.source)
 
     def reaches(start: set[str], goal: set[str]) -> bool:
         seen, todo = set(), list(start)
