@@ -617,6 +617,14 @@ Who(t, f, "${f}..${l}") :- Order(_, t, _, w), var g = w.group_by(t),
 // no key: one row over everything
 output relation Cheapest(amount: u64)
 Cheapest(a) :- Order(_, _, a, _), var a = a.group_by(()).min().
+// arg_min by the first field is the least tuple, arg_max of the identity the greatest
+output relation Early(tier: u32, amount: u64, id: u32, top: u32)
+Early(t, e.0, e.1, x.1) :- Order(o, t, a, _), var g = (a, o).group_by(t),
+    var e = g.arg_min(|p| p.0), var x = g.arg_max(|p| p).
+// arg_max by the first field is not the greatest tuple (the least id of the largest
+// amount): the group keeps its values
+output relation Late(tier: u32, amount: u64, id: u32)
+Late(t, l.0, l.1) :- Order(o, t, a, _), var l = (a, o).group_by(t).arg_max(|p| p.0).
 """
 
 
@@ -629,33 +637,93 @@ def _summaries(orders) -> dict:
         "Tier": sorted((t, len(rows), *max((a, o) for o, a, _ in rows))
                        for t, rows in tiers.items()),
         "Who": sorted((t, f, f"{f}..{l}") for t, f, l in who if f != l),
-        "Cheapest": [(min(a for _, _, a, _ in orders),)] if orders else []}
+        "Cheapest": [(min(a for _, _, a, _ in orders),)] if orders else [],
+        "Early": sorted((t, *min((a, o) for o, a, _ in rows), max((a, o) for o, a, _ in rows)[1])
+                        for t, rows in tiers.items()),
+        "Late": sorted((t, a, min(o for o, b, _ in rows if b == a))
+                       for t, rows in tiers.items() for a in [max(b for _, b, _ in rows)])}
 
 
 def test_groups_used_only_by_count_min_and_max_store_those(engine):
-    """A group whose every use is its count, min/first or max is stored as the tuple
-    of those (COUNT, MIN, MAX: no list of its values; dl2sql.passes.group_counts), in
+    """A group whose every use is its count, min/first or max (or an arg_min/arg_max
+    that is one of them) is stored as the tuple of those (COUNT, MIN, MAX: no list of
+    its values; dl2sql.passes.group_counts), in
     evaluation and in maintenance (one with another use keeps its values:
     tests/unit/test_incremental_plan.py)."""
     program = dl2sql.compile(SUMMARIES)
     aggregates = {b.relation: b.aggregate for blocks in program.compiled.blocks.values()
                   for b in blocks if hasattr(b, "aggregate")}
     assert aggregates == {"Tier__group1": ("count", "max"), "Who__group2": ("min", "max"),
-                          "Cheapest__group3": ("min",)}
+                          "Cheapest__group3": ("min",), "Early__group4": ("min", "max"),
+                          "Late__group5": "group"}
     orders = {(i, i % 3, (i * 37) % 50, f"w{(i * 7) % 11}") for i in range(30)}
     live = maintain_on(program, engine, {"Order": sorted(orders)})
     want = _summaries(orders)
     assert {rel: sorted_rows(live.contents(rel)) for rel in want} == want
     largest = max(((a, o), (o, t, a, w)) for o, t, a, w in orders if t == 1)[1]
     tier0 = [row for row in orders if row[1] == 0]
-    steps = [([(100, 1, 49, "w0")], [(1, 1, 37, "w7")]),  # a new largest
+    # a new largest amount, twice (arg_max by the amount keeps the lesser id)
+    steps = [([(100, 1, 49, "w0"), (99, 1, 49, "w1")], [(1, 1, 37, "w7")]),
              # the largest goes (found again among the rows), a tier too
              ([(101, 7, 3, "a")], [(100, 1, 49, "w0")] + tier0),
              ([(102, 7, 1, "b")], [])]  # one more row of a new tier
     if engine.dialect == "spark":  # the same in one transaction (several seconds each)
-        steps = [([(101, 7, 3, "a"), (102, 7, 1, "b")], [largest] + tier0)]
+        steps = [([(101, 7, 3, "a"), (102, 7, 1, "b"), (103, 7, 3, "c")], [largest] + tier0)]
     for insert, delete in steps:
         live.apply(insert={"Order": insert}, delete={"Order": delete})
         orders = (orders - set(delete)) | set(insert)
         want = _summaries(orders)
         assert {rel: sorted_rows(live.contents(rel)) for rel in want} == want, (insert, delete)
+
+
+SPREADS = """
+import group
+input relation Sale(shop: u32, item: u32, price: u32)
+// a group function the interpreter runs: the range of a shop's prices
+function spread(g: Group<u32, u32>): u32 {
+    var lo: u32 = 'hFFFFFFFF;
+    var hi: u32 = 0;
+    for ((p, _) in g) { if (p < lo) { lo = p }; if (p > hi) { hi = p } };
+    hi - lo
+}
+output relation Spread(shop: u32, range: u32)
+Spread(s, d) :- Sale(s, _, p), var d = p.group_by(s).spread().
+output relation Wide(shop: u32, range: u32)
+Wide(s, d) :- Sale(s, _, p), var d = p.group_by(s).spread(), d > 10.
+"""
+
+
+def test_an_aggregate_whose_group_changes_but_not_its_value_changes_nothing(engine):
+    """An aggregate's rule over its groups has one derivation per row, which changes
+    with its group: a group that changes with the same value changes no row, one that
+    changes value replaces its row, one that goes removes it (found by its key, the
+    group function not run on the old groups: dl2sql.incremental.build keyed_rules)."""
+    program = dl2sql.compile(SPREADS)
+    update = program.compiled.update_for(engine.engine)
+    stratum = next(s for s in update.strata if s.relations == ("Spread",))
+    made = [t.name for t in _written(stratum.statements)]
+    assert "Spread__redo" not in made and {"Spread__ins", "Spread__del"} <= set(made)
+    sales = [(1, 1, 5), (1, 2, 30), (2, 3, 7), (2, 4, 9), (3, 5, 1)]
+    live = maintain_on(program, engine, {"Sale": sales})
+    assert sorted_rows(live.contents("Spread")) == [(1, 25), (2, 2), (3, 0)]
+    steps = [  # a price within the range: shop 1's group changes, its spread does not
+        ([(1, 6, 20)], [], {}),
+        # shop 1's range shrinks, shop 3 goes, shop 2's widens past 10
+        ([(2, 7, 40)], [(1, 2, 30), (3, 5, 1)],
+         {"Spread": [(1, 25, -1), (1, 15, 1), (2, 2, -1), (2, 33, 1), (3, 0, -1)],
+          "Wide": [(1, 25, -1), (1, 15, 1), (2, 33, 1)]})]
+    if engine.dialect == "spark":  # seconds per transaction there: the second only
+        live.apply(insert={"Sale": [(1, 6, 20)]})
+        steps = steps[1:]
+    for insert, delete, want in steps:
+        changes = live.apply(insert={"Sale": insert}, delete={"Sale": delete})
+        got = {rel: sorted_rows(frame) for rel, frame in changes.items()}
+        assert {rel: rows for rel, rows in got.items() if rows} == \
+            {rel: sorted(rows) for rel, rows in want.items()}, (insert, delete)
+    assert sorted_rows(live.contents("Spread")) == [(1, 15), (2, 33)]
+
+
+def _written(statements) -> list:
+    from dl2sql.incremental.build import written
+
+    return list(written(statements))

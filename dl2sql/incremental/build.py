@@ -49,7 +49,7 @@ from dl2sql.ra.nodes import AntiJoin, Block, GroupBlock, RelationLayout, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL, TBit, TBool, TSigned, TString, unwrapped
 
-KEYS_ALIAS, STORED_ALIAS = "dl2sql_keys", "dl2sql_stored"
+KEYS_ALIAS, STORED_ALIAS, REMOVED_ALIAS = "dl2sql_keys", "dl2sql_stored", "dl2sql_removed"
 # the method of a stratum that recurses through a group_by: recomputed whenever a
 # relation it reads changed (a naive loop, as in the first evaluation)
 RECURSIVE_AGGREGATION = "recompute (recursive aggregation)"
@@ -344,6 +344,8 @@ class _Builder:
     def rules(self, rel: str, blocks: list[Block]) -> list:
         none = frozenset()
         layout = self.p.layouts[rel]
+        if len(blocks) == 1 and self.injective(blocks[0]) and self.keyed(blocks[0]):
+            return self.keyed_rules(rel, blocks[0])
         if len(blocks) == 1 and self.injective(blocks[0]):
             # one derivation per row: a new derivation is a new row, a lost one a lost row
             block = blocks[0]
@@ -379,8 +381,9 @@ class _Builder:
 
     def injective(self, block: Block) -> bool:
         """Whether each row of ``block`` comes from one combination of source rows: its
-        outputs hold every column of every source, no source holds copies of a row (a
-        bag), and nothing else adds rows (an unnest).
+        outputs hold a key of every source (every column; a ``group_by``'s groups, one
+        row per key, their key columns: an aggregate's rule), no source holds copies of
+        a row (a bag), and nothing else adds rows (an unnest).
 
         A negation may take rows away: a row's one derivation is then lost exactly
         when its source rows are removed or a negated row is added, and made exactly
@@ -394,7 +397,60 @@ class _Builder:
             return False
         outputs = {(o.alias, o.column) for o in block.outputs if isinstance(o, T.TCol)}
         return all((s.alias, name) in outputs for s in block.sources
-                   for name, _ in self.p.layouts[s.relation].columns)
+                   for name in self.key_columns(s.relation))
+
+    def keyed(self, block: Block) -> bool:
+        """Whether a source of ``block`` is identified by some of its columns only (a
+        ``group_by``'s groups by their keys)."""
+        return any(len(self.key_columns(s.relation)) < len(self.columns(s.relation))
+                   for s in block.sources)
+
+    def keyed_rules(self, rel: str, block: Block) -> list:
+        """An injective block (:meth:`injective`) with a source identified by its keys
+        (an aggregate's rule over its groups): a row's one derivation may change while
+        the row stays (a group's new value giving the same count), so the rows of the
+        new derivations and of the lost ones are made, and each side is what the other
+        lacks. Where the block reads one source and negates nothing, the rows its
+        removed source rows made are the stored rows with their keys, found without
+        evaluating the block's outputs (a group function in the interpreter) again."""
+        none = frozenset()
+        made = Parts(rel, tuple(insertion_seeds(block, none)))
+        if len(block.sources) == 1 and not block.antijoins:
+            lost = self.stored_of_removed(rel, block)
+        else:
+            lost = Intersect(Parts(rel, tuple(deletion_seeds(block, none))), table_name(rel),
+                             self.columns(rel))
+        return [self.made(rel, "ins", made, f"{rel}: rows of new derivations"),
+                self.made(rel, "del", lost, f"{rel}: rows of lost derivations"),
+                *self.changes(rel, self.minus(self.scan(rel, "ins"), rel, "del"),
+                              self.minus(self.scan(rel, "del"), rel, "ins"))]
+
+    def stored_of_removed(self, rel: str, block: Block) -> Parts:
+        """The stored rows of ``rel`` that ``block``'s one source's removed rows made:
+        those whose columns output from the source's key columns hold a removed row's
+        key."""
+        [src] = block.sources
+        layout, source = self.p.layouts[rel], self.p.layouts[src.relation]
+        names = [n for n, _ in layout.columns]
+        at = {o.column: names[i] for i, o in enumerate(block.outputs)
+              if isinstance(o, T.TCol) and o.alias == src.alias}
+        types = dict(source.columns)
+        removed = Source(REMOVED_ALIAS, src.relation, "minus")
+        equal = tuple(T.TBin(BOOL, "==", T.TCol(types[k], STORED_ALIAS, at[k]),
+                             T.TCol(types[k], REMOVED_ALIAS, k))
+                      for k in self.key_columns(src.relation))
+        found = Block(rel, (Source(STORED_ALIAS, rel, "full"), removed), equal, (),
+                      tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns), block.span)
+        return Parts(rel, (Part(Rows(found), (table_name(src.relation, "minus"),)),))
+
+    def key_columns(self, rel: str) -> tuple[str, ...]:
+        """Columns of ``rel`` that no two of its rows share: a ``group_by``'s key
+        columns (all but the group), else all."""
+        columns = self.columns(rel)
+        made = self.p.blocks.get(rel, ())
+        if len(made) == 1 and isinstance(made[0], GroupBlock):
+            return columns[:-1]
+        return columns
 
     def group(self, rel: str, block: GroupBlock) -> list:
         """A ``group_by``'s groups: those of the touched keys made again (counted ones

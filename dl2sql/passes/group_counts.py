@@ -9,7 +9,7 @@ maintenance adds and subtracts the rows a transaction adds to and removes from e
 group (:mod:`dl2sql.incremental.build`), instead of making the touched groups again.
 
 Likewise a group whose every use is its count, its ``min``/``first`` or its ``max``
-(:func:`summarized`) stores only those, ``(COUNT(*), MIN(v), MAX(v))`` as a tuple, where
+(or an ``arg_min``/``arg_max`` that is one of those, :func:`extremum`; :func:`summarized`) stores only those, ``(COUNT(*), MIN(v), MAX(v))`` as a tuple, where
 SQL orders the values' stored form as DDlog orders the values (integers of at most 64
 bits, booleans, strings, tuples of them): no list of the group's values is built when
 it is evaluated (a group of 30,000 rows in the incremental suite's star join), nor
@@ -29,7 +29,8 @@ from dl2sql.types.storage import has_own_order
 COUNTS = ("ddlog_std::count_distinct", "ddlog_std::group_count_distinct")
 # the parts of a summary, in the order of its tuple, and the std functions giving each
 SUMMARY_PARTS = ("count", "min", "max")
-_SUMMARIES = {"count_distinct": "count", "min": "min", "first": "min", "max": "max"}
+_SUMMARIES = {"count_distinct": "count", "first": "min"}
+_EXTREMA = {"min": "min", "max": "max"}
 
 
 def counted_only(rule: T.CoreRule, group: str) -> Optional[tuple[T.CoreRule, object]]:
@@ -108,14 +109,42 @@ def summarized(rule: T.CoreRule, group: str, group_type, env: TypeEnv
 def _summary_part(e, group: str, calls: dict) -> Optional[str]:
     """The part of a summary that ``e`` is when it is a summarizing call on ``group``
     (recorded in ``calls`` with its type)."""
-    if not (isinstance(e, T.TCall) and len(e.args) == 1 and isinstance(e.args[0], T.TVarRef)
+    if not (isinstance(e, T.TCall) and e.args and isinstance(e.args[0], T.TVarRef)
             and e.args[0].name == group):
         return None
     module, _, name = e.func.split("#", 1)[0].rpartition("::")
-    part = _SUMMARIES.get(name.removeprefix("group_")) if module == "ddlog_std" else None
+    part = extremum(e) or (_SUMMARIES.get(name.removeprefix("group_"))
+                           if module == "ddlog_std" and len(e.args) == 1 else None)
     if part is not None:
         calls.setdefault(part, e.type)
     return part
+
+
+def extremum(e) -> Optional[str]:
+    """"min" or "max" when ``e`` is a call that yields the least or the greatest element
+    of the group it is given first: ``min(g)``, ``max(g)``, and ``arg_min(g, f)`` or
+    ``arg_max(g, f)`` where they are those. DDlog's ``arg_min`` keeps the first element
+    with the least ``f`` in the group's (ascending) order, so with ``f`` the identity or,
+    for a group of tuples, the tuple's first field (``|x| x.0``), it is the least
+    element; ``arg_max`` keeps the first with the greatest ``f``, the greatest element
+    only where ``f`` is the identity (with ``|x| x.0`` it is the least of the tuples
+    whose first field is greatest)."""
+    if not (isinstance(e, T.TCall) and e.args):
+        return None
+    module, _, name = e.func.split("#", 1)[0].rpartition("::")
+    if module == "ddlog_std" and len(e.args) == 1:
+        return _EXTREMA.get(name.removeprefix("group_"))
+    f = e.args[1] if len(e.args) == 2 else None
+    if module != "group" or name not in ("arg_min", "arg_max") or \
+            not (isinstance(f, T.TClosure) and len(f.params) == 1):
+        return None
+    x, body = f.params[0][0], f.body
+    if isinstance(body, T.TVarRef) and body.name == x:
+        return name.removeprefix("arg_")
+    if name == "arg_min" and isinstance(body, T.TTupleGet) and body.index == 0 and \
+            isinstance(body.expr, T.TVarRef) and body.expr.name == x:
+        return "min"
+    return None
 
 
 def _sql_ordered(t, env: TypeEnv) -> bool:

@@ -16,16 +16,20 @@ This module decides that, conservatively; a stratum it does not accept keeps the
 iteration. Accepted:
 
 - each ``group_by`` step feeds exactly one relation ``A`` (its aggregate), whose only
-  rule is ``A(k..., v) :- G(k..., g), v = g.min()`` (or ``max``): every group key once,
-  and a value of a type SQL orders as DDlog does (integers of at most 64 bits,
-  strings);
+  rule is ``A(k..., v) :- G(k..., g), v = g.min()`` (or ``max``, or an ``arg_min`` or
+  ``arg_max`` that is one of those: :func:`dl2sql.passes.group_counts.extremum`):
+  every group key once, and a value of a type SQL orders as DDlog does (integers of
+  at most 64 bits, strings, tuples of them, ordered field by field);
 - every other relation of the stratum (``C``, the candidates) reads, from the
   stratum, aggregates only: rows derived from an older value of a candidate would
   otherwise keep themselves alive through a cycle of candidates in the naive
   iteration;
 - an aggregate's value (and every candidate column made from one) appears in no
   condition, negation, key or ``FlatMap``, only in outputs that are order-preserving
-  in it, towards an aggregate of the same direction; strings only as they are.
+  in it, towards an aggregate of the same direction; strings only as they are; of a
+  tuple, its first field (``x <= y`` gives ``x.0 <= y.0``), and a tuple is made from
+  one only as its first field, its other fields reading no value (a tie on the first
+  field then gives equal tuples).
 
 Arithmetic that wraps around (a sum past the largest ``u32``) is taken as ordered: the
 two evaluations differ only where a value overflows its type.
@@ -38,10 +42,9 @@ from typing import Optional
 import dl2sql.types.typed as T
 from dl2sql.plan.nodes import Best, Fixpoint, Scan, Union
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
-from dl2sql.types.model import TBit, TSigned, TString
+from dl2sql.passes.group_counts import extremum
+from dl2sql.types.model import TBit, TSigned, TString, TTuple
 
-# the group functions an aggregate may apply, by the direction its values improve in
-_DIRECTIONS = {"min": "min", "group_min": "min", "max": "max", "group_max": "max"}
 
 
 @dataclass(frozen=True)
@@ -154,18 +157,19 @@ def _aggregate(gb: GroupBlock, f: Fixpoint, blocks: dict, layouts: dict
 
 
 def _group_call(e, alias: str, grouped: str) -> Optional[str]:
-    """The direction of ``e`` when it is the min or max of the group column."""
-    if not (isinstance(e, T.TCall) and len(e.args) == 1):
+    """The direction of ``e`` when it is the least or the greatest element of the group
+    column (``min``, ``max``, or an ``arg_min``/``arg_max`` that is one of them)."""
+    if not (isinstance(e, T.TCall) and e.args):
         return None
     arg = e.args[0]
-    module, _, name = e.func.split("#", 1)[0].rpartition("::")
-    if module != "ddlog_std" or not (isinstance(arg, T.TCol) and arg.alias == alias
-                                     and arg.column == grouped):
+    if not (isinstance(arg, T.TCol) and arg.alias == alias and arg.column == grouped):
         return None
-    return _DIRECTIONS.get(name)
+    return extremum(e)
 
 
 def _ordered_type(t) -> bool:
+    if isinstance(t, TTuple):
+        return bool(t.elems) and all(_ordered_type(e) for e in t.elems)
     return isinstance(t, TString) or (isinstance(t, (TBit, TSigned)) and t.width <= 64)
 
 
@@ -265,6 +269,13 @@ class _Flow:
             return False
         if isinstance(e, T.TCol):
             return True
+        # tuples are ordered by their first field first: the first field of a value,
+        # and a tuple whose first field alone reads values, keep the order
+        if isinstance(e, T.TTupleGet) and e.index == 0:
+            return self._monotone(b, e.expr, direction)
+        if isinstance(e, T.TTupleE) and e.elems:
+            return self._monotone(b, e.elems[0], direction) and \
+                not any(self._carried(b, x) for x in e.elems[1:])
         numeric = isinstance(e.type, (TBit, TSigned))
         if isinstance(e, T.TBin) and numeric and e.op == "+":
             return self._monotone(b, e.left, direction) and \
