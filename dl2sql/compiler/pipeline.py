@@ -22,6 +22,7 @@ from dl2sql.passes.stratify import Stratum, stratify
 from dl2sql.ast import nodes as A
 from dl2sql.diagnostics import Diagnostics, read_source
 from dl2sql.passes.aggregation import split_aggregations
+from dl2sql.passes.set_unions import flatten_set_groups
 from dl2sql.passes.bags import check_bag_strata, is_bag, mark_bags
 from dl2sql.passes.doubling import closures
 from dl2sql.passes.intern_order import number_interned
@@ -228,9 +229,11 @@ def function_values(p: CompiledProgram) -> CompiledProgram:
 
 def aggregations(p: CompiledProgram) -> CompiledProgram:
     """Each ``group_by`` to two helper relations (``R__groupN_rows`` and ``R__groupN``,
-    after the head ``R``)."""
+    after the head ``R``); a set that grows through recursion read from its rows
+    (:mod:`dl2sql.passes.set_unions`)."""
     rules, added = split_aggregations(p.rules, p.symbols)
     relations = mark_bags(rules, {**p.relations, **added}, keep_counts=p.transactional)
+    rules = flatten_set_groups(rules, relations, p.type_env)
     return dataclasses.replace(p, rules=rules, relations=relations)
 
 
