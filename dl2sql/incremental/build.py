@@ -239,12 +239,16 @@ class _Builder:
     def stored_with_key(self, rel: str, info, other: Source, equal) -> Parts:
         """The stored rows of primary-key relation ``rel`` whose key is ``equal``, an
         expression over the rows of source ``other`` (made only where it has rows)."""
+        key = key_of(info.key, self.p.layouts[rel], STORED_ALIAS)
+        return self.stored_where(rel, other, (T.TBin(BOOL, "==", key, equal),), info.span)
+
+    def stored_where(self, rel: str, other: Source, conditions: tuple, span) -> Parts:
+        """The stored rows of ``rel`` that some row of source ``other`` meets on
+        ``conditions`` (made only where ``other``'s table has rows)."""
         layout = self.p.layouts[rel]
-        block = Block(rel, (Source(STORED_ALIAS, rel, "full"), other),
-                      (T.TBin(BOOL, "==", key_of(info.key, layout, STORED_ALIAS), equal),),
-                      (), tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns),
-                      info.span)
-        return Parts(rel, (Part(Rows(block), (table_name(rel, other.version),)),))
+        block = Block(rel, (Source(STORED_ALIAS, rel, "full"), other), conditions, (),
+                      tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns), span)
+        return Parts(rel, (Part(Rows(block), (table_name(other.relation, other.version),)),))
 
     def stratum(self, s: Stratum) -> StratumUpdate:
         for rel in s.relations:
@@ -344,11 +348,11 @@ class _Builder:
     def rules(self, rel: str, blocks: list[Block]) -> list:
         none = frozenset()
         layout = self.p.layouts[rel]
-        if len(blocks) == 1 and self.injective(blocks[0]) and self.keyed(blocks[0]):
-            return self.keyed_rules(rel, blocks[0])
         if len(blocks) == 1 and self.injective(blocks[0]):
             # one derivation per row: a new derivation is a new row, a lost one a lost row
             block = blocks[0]
+            if self.keyed(block):
+                return self.keyed_rules(rel, block)
             plus = Parts(rel, tuple(insertion_seeds(block, none)))
             deleted = Parts(rel, tuple(deletion_seeds(block, none)))
             # seeds joining new rows of a later source, or rows a negation held back
@@ -430,18 +434,15 @@ class _Builder:
         those whose columns output from the source's key columns hold a removed row's
         key."""
         [src] = block.sources
-        layout, source = self.p.layouts[rel], self.p.layouts[src.relation]
-        names = [n for n, _ in layout.columns]
+        names = self.columns(rel)
         at = {o.column: names[i] for i, o in enumerate(block.outputs)
               if isinstance(o, T.TCol) and o.alias == src.alias}
-        types = dict(source.columns)
-        removed = Source(REMOVED_ALIAS, src.relation, "minus")
+        types = dict(self.p.layouts[src.relation].columns)
         equal = tuple(T.TBin(BOOL, "==", T.TCol(types[k], STORED_ALIAS, at[k]),
                              T.TCol(types[k], REMOVED_ALIAS, k))
                       for k in self.key_columns(src.relation))
-        found = Block(rel, (Source(STORED_ALIAS, rel, "full"), removed), equal, (),
-                      tuple(T.TCol(t, STORED_ALIAS, n) for n, t in layout.columns), block.span)
-        return Parts(rel, (Part(Rows(found), (table_name(src.relation, "minus"),)),))
+        return self.stored_where(rel, Source(REMOVED_ALIAS, src.relation, "minus"), equal,
+                                 block.span)
 
     def key_columns(self, rel: str) -> tuple[str, ...]:
         """Columns of ``rel`` that no two of its rows share: a ``group_by``'s key

@@ -9,7 +9,8 @@ maintenance adds and subtracts the rows a transaction adds to and removes from e
 group (:mod:`dl2sql.incremental.build`), instead of making the touched groups again.
 
 Likewise a group whose every use is its count, its ``min``/``first`` or its ``max``
-(or an ``arg_min``/``arg_max`` that is one of those, :func:`extremum`; :func:`summarized`) stores only those, ``(COUNT(*), MIN(v), MAX(v))`` as a tuple, where
+(or an ``arg_min``/``arg_max`` that is one of those, :func:`extremum`;
+:func:`summarized`) stores only those, ``(COUNT(*), MIN(v), MAX(v))`` as a tuple, where
 SQL orders the values' stored form as DDlog orders the values (integers of at most 64
 bits, booleans, strings, tuples of them): no list of the group's values is built when
 it is evaluated (a group of 30,000 rows in the incremental suite's star join), nor

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from dl2sql.passes.stratify import dependency_edges, _tarjan
+from dl2sql.passes.function_values import free_vars
+from dl2sql.passes.stratify import components
 from dl2sql.types import typed as T
 from dl2sql.types.model import TNamed
 
@@ -41,11 +42,7 @@ def flatten_set_groups(rules: list[T.CoreRule], relations: dict, env) -> list[T.
     sets = {a: shape for a in by_head if (shape := _set_of_rows(a, by_head, env)) is not None}
     if not sets:
         return rules
-    succ: dict[str, list[str]] = {}
-    for e in dependency_edges(rules):
-        succ.setdefault(e.source, []).append(e.target)
-        succ.setdefault(e.target, [])
-    component = {rel: i for i, members in enumerate(_tarjan(succ)) for rel in members}
+    component = components(rules)
     flattened = set()
     for a, shape in sets.items():
         uses = [(r, i) for r in rules for i, c in enumerate(r.body)
@@ -146,8 +143,9 @@ def _rewritten(rule: T.CoreRule, i: int, shape: tuple, relations: dict
         if len(flat) != 1 or flat[0] < i or not _plain(body[flat[0]].pattern):
             return None
         j = flat[0]
-        rest = tuple(c for k, c in enumerate(body) if k not in (i, j)) + rule.heads
-        if _mentions(rest, s.name):
+        rest = tuple(c for k, c in enumerate(body) if k not in (i, j))
+        if s.name in free_vars(rest + rule.heads) or any(
+                s.name in T.pattern_vars(c.pattern) for c in rest if hasattr(c, "pattern")):
             return None
         new_fields.append((value, body[j].pattern))
         del body[j]
@@ -165,15 +163,3 @@ def _plain(p) -> bool:
         return all(_plain(e) for e in p.elems)
     return False
 
-
-def _mentions(e, name: str) -> bool:
-    if isinstance(e, (T.TVarRef, T.PVar)) and e.name == name:
-        return True
-    if isinstance(e, T.TClosure):
-        return _mentions(e.body, name)
-    if isinstance(e, tuple):
-        return any(_mentions(x, name) for x in e)
-    if hasattr(e, "__dataclass_fields__"):
-        return any(_mentions(getattr(e, f), name) for f in e.__dataclass_fields__
-                   if f not in ("type", "span"))
-    return False

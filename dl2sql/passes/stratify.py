@@ -59,6 +59,22 @@ def dependency_edges(rules: list[T.CoreRule]) -> list[Edge]:
     return edges
 
 
+def _successors(edges: list[Edge], relations=()) -> dict[str, list[str]]:
+    """The relations each relation's rows flow to (every relation a node)."""
+    succ: dict[str, list[str]] = {r: [] for r in relations}
+    for e in edges:
+        succ.setdefault(e.source, []).append(e.target)
+        succ.setdefault(e.target, [])
+    return succ
+
+
+def components(rules: list[T.CoreRule]) -> dict[str, int]:
+    """Each relation's strongly connected component of the rules' dependencies, as an
+    index (relations of one recursion share theirs)."""
+    return {rel: i for i, members in enumerate(_tarjan(_successors(dependency_edges(rules))))
+            for rel in members}
+
+
 def stratify(rules: list[T.CoreRule], relations: list[str],
              transforms=()) -> list[Stratum]:
     """Strata of the non-input ``relations`` in an order where each stratum only reads
@@ -66,10 +82,7 @@ def stratify(rules: list[T.CoreRule], relations: list[str],
     (applications of user transformers, never recursive: the type checker refuses
     it) is one stratum of its outputs, after all its inputs."""
     edges = dependency_edges(rules)
-    succ: dict[str, list[str]] = {r: [] for r in relations}
-    for e in edges:
-        succ.setdefault(e.source, []).append(e.target)
-        succ.setdefault(e.target, [])
+    succ = _successors(edges, relations)
     nodes = {}  # a node of its own per application, between inputs and outputs
     for i, app in enumerate(transforms):
         nodes[node_name(i)] = app
