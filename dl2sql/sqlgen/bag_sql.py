@@ -19,7 +19,7 @@ from dl2sql.incremental.bag_nodes import (BagCommon, BagHolding, BagMinus, BagPa
                                           BagPlan, Delays, Replace)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Materialize, Part, Rows, Scan
-from dl2sql.sqlgen.blocks import union_all
+from dl2sql.sqlgen.blocks import union_all, without_distinct
 from dl2sql.sqlgen.trees import select_all, set_operand, table
 
 
@@ -66,7 +66,7 @@ def _assemble(q, empty) -> Optional[exp.Expression]:
     if isinstance(q, BagParts):
         chosen = [_assemble(p.query, empty) for p in q.parts
                   if not any(n in empty for n in p.needs)]
-        chosen = [_wrapped(_keep_duplicates(c)) for c in chosen if c is not None]
+        chosen = [_wrapped(without_distinct(c)) for c in chosen if c is not None]
         return union_all(chosen) if chosen else None
     if isinstance(q, (BagMinus, BagCommon)):
         inner = _assemble(q.query, empty)
@@ -90,13 +90,6 @@ def _names(q) -> set[str]:
     if isinstance(q, BagHolding):
         return {q.rows}
     return set()
-
-
-def _keep_duplicates(q: exp.Expression) -> exp.Expression:
-    """A block's ``SELECT DISTINCT`` without its ``DISTINCT``: one row per derivation."""
-    if isinstance(q, exp.Select):
-        q.set("distinct", None)
-    return q
 
 
 def _wrapped(q: exp.Expression) -> exp.Expression:

@@ -12,7 +12,6 @@ from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.trees import cast, struct, table
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.types import typed as T
-from dl2sql.types.model import VEC, TNamed
 from dl2sql.types.storage import has_own_order
 from dl2sql.types.wide_ints import is_wide
 
@@ -223,12 +222,23 @@ def empty_select(layout: RelationLayout, ec: ExprCompiler) -> exp.Select:
     return exp.Select(expressions=cols).where(exp.Boolean(this=False))
 
 
+def without_distinct(q: exp.Expression) -> exp.Expression:
+    """``q`` without its own ``SELECT DISTINCT`` (changed in place): a bag's rows, one
+    per derivation, or a part of a union that removes duplicates itself."""
+    if isinstance(q, exp.Select) and not q.args.get("limit") and not q.args.get("offset"):
+        q.set("distinct", None)
+    return q
+
+
 def union_all_distinct(queries: list[exp.Expression]) -> exp.Expression:
     """The set union of ``queries`` (left-deep: ``((q0 ∪ q1) ∪ q2) ...``)."""
+    if len(queries) == 1:
+        return queries[0]
+    # the union removes duplicates once: a DISTINCT in each part would hash every row
+    # twice (a third of a recursive query's time on DuckDB)
     # copy=False: sqlglot's default copies the union built so far at every step,
     # quadratic in the number of parts (a relation's facts are one part each)
-    return queries[0] if len(queries) == 1 else exp.union(*queries, distinct=True,
-                                                           copy=False)
+    return exp.union(*[without_distinct(q) for q in queries], distinct=True, copy=False)
 
 
 

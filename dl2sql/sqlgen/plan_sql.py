@@ -13,7 +13,7 @@ from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
 from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union_all
-from dl2sql.sqlgen.blocks import union_all_distinct
+from dl2sql.sqlgen.blocks import union_all_distinct, without_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.precedence import parenthesize
 from dl2sql.sqlgen.trees import select_all, table
@@ -67,7 +67,7 @@ class Lowering:
             if not q.parts:
                 return empty_select(self.layouts[q.relation], self.ec)
             if q.bag:  # one row per unit of weight: no DISTINCT anywhere
-                return union_all([_keep_duplicates(self.query(x)) for x in q.parts])
+                return union_all([without_distinct(self.query(x)) for x in q.parts])
             return union_all_distinct([self.query(x) for x in q.parts])
         if isinstance(q, Distribute):
             return self.ec.dialect.distribute(self.query(q.query), list(q.keys))
@@ -138,8 +138,3 @@ def sql_column(c: Column, env) -> Column:
     return Column(c.name, stored, None if output == stored else output)
 
 
-def _keep_duplicates(q: exp.Expression) -> exp.Expression:
-    """``q`` without its ``SELECT DISTINCT`` (a bag's rows, one per derivation)."""
-    if isinstance(q, exp.Select):
-        q.set("distinct", None)
-    return q

@@ -177,13 +177,13 @@ FROM "Fanout__group3" AS "t1";
 -- Path: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Path" AS
 WITH RECURSIVE "Path__delta"("src", "dst", "cost") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."src",
     "t1"."dst",
     "t1"."cost"
   FROM "Edge" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."src",
     "t2"."dst",
     (

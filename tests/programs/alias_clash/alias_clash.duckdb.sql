@@ -1,12 +1,12 @@
 -- Reached: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Reached" AS
 WITH RECURSIVE "Reached__delta"("o", "n") AS (
-  SELECT DISTINCT
+  SELECT
     "t3"."t1" AS "o",
     "t3"."t2" AS "n"
   FROM "Link" AS "t3"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t3"."o",
     "t4"."t2" AS "n"
   FROM "Reached__delta" AS "t3"

@@ -21,14 +21,14 @@
       SELECT
         *
       FROM (
-        SELECT DISTINCT
+        SELECT
           `t3`.`o`,
           `t4`.`n`
         FROM `Reached__delta` AS `t3`
         JOIN `Reached` AS `t4`
           ON `t4`.`o` = `t3`.`n`
         UNION
-        SELECT DISTINCT
+        SELECT
           `t3`.`o`,
           `t4`.`n`
         FROM `Reached` AS `t3`

@@ -1,35 +1,35 @@
 -- Boxed
 CREATE OR REPLACE TEMPORARY VIEW `Boxed` AS
-SELECT DISTINCT
+SELECT
   'int' AS `kind`,
   DL2SQL_DC19A8AF_UDF_1(`t1`.`n`) AS `v`
 FROM `Ints` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   'u32' AS `kind`,
   DL2SQL_DC19A8AF_UDF_2(`t1`.`n`) AS `v`
 FROM `Ints` AS `t1`
 WHERE
   `t1`.`n` >= CAST(0 AS BIGINT)
 UNION
-SELECT DISTINCT
+SELECT
   'small' AS `kind`,
   DL2SQL_DC19A8AF_UDF_1(`t1`.`n`) AS `v`
 FROM `Ints` AS `t1`
 WHERE
   `t1`.`n` < CAST(5 AS BIGINT)
 UNION
-SELECT DISTINCT
+SELECT
   'name' AS `kind`,
   DL2SQL_DC19A8AF_UDF_3(`t1`.`s`) AS `v`
 FROM `Names` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   'point' AS `kind`,
   DL2SQL_DC19A8AF_UDF_4(`t1`.`p`) AS `v`
 FROM `Points` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   'pair' AS `kind`,
   DL2SQL_DC19A8AF_UDF_5(`t1`.`n`, `t2`.`s`) AS `v`
 FROM `Ints` AS `t1`

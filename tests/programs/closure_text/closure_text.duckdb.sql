@@ -4,14 +4,14 @@ SELECT DISTINCT
   TRUE AS "f";
 -- Rescore
 CREATE OR REPLACE TEMPORARY VIEW "Rescore" AS
-SELECT DISTINCT
+SELECT
   {'tag': CAST(0 AS BIGINT), 'lambda0_k': "t1"."k"} AS "f"
 FROM "Base" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   {'tag': CAST(1 AS BIGINT), 'lambda0_k': CAST(0 AS BIGINT)} AS "f"
 UNION
-SELECT DISTINCT
+SELECT
   {'tag': CAST(2 AS BIGINT), 'lambda0_k': CAST(0 AS BIGINT)} AS "f";
 -- Rescored
 CREATE OR REPLACE TEMPORARY VIEW "Rescored" AS
@@ -46,11 +46,11 @@ SELECT DISTINCT
 FROM "Rescore" AS "t1";
 -- Shown
 CREATE OR REPLACE TEMPORARY VIEW "Shown" AS
-SELECT DISTINCT
+SELECT
   DL2SQL_41C65D78_UDF_1("t1"."f") AS "text"
 FROM "Rescore" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   'label ' || DL2SQL_41C65D78_UDF_2("t1"."f") || ': ' || 'score "' || CAST(CAST(7 AS BIGINT) AS TEXT) || '"' AS "text"
 FROM "Labels" AS "t1";
 -- ddlog_std::Singleton

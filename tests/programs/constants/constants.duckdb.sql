@@ -1,7 +1,7 @@
 -- Shapes: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Shapes" AS
 WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS (
-  SELECT DISTINCT
+  SELECT
     CAST(0 AS BIGINT) AS "n",
     CAST(18446744073709551615 AS DECIMAL(38, 0)) AS "big",
     CAST(-12345678901234567890123 AS DECIMAL(38, 0)) AS "wide",
@@ -10,7 +10,7 @@ WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS 
     {'tag': CAST(0 AS BIGINT), 'Some_x': CAST(0 AS BIGINT)} AS "o",
     CAST(0.5 AS DOUBLE) AS "d"
   UNION
-  SELECT DISTINCT
+  SELECT
     (
       "t1"."n" + CAST(1 AS BIGINT)
     ) & 4294967295 AS "n",
@@ -51,19 +51,19 @@ JOIN "Shapes" AS "t2"
   ON "t2"."n" = "t1"."n";
 -- Link
 CREATE OR REPLACE TEMPORARY VIEW "Link" AS
-SELECT DISTINCT
+SELECT
   CAST(1 AS BIGINT) AS "a",
   CAST(2 AS BIGINT) AS "b"
 UNION
-SELECT DISTINCT
+SELECT
   CAST(2 AS BIGINT) AS "a",
   CAST(3 AS BIGINT) AS "b"
 UNION
-SELECT DISTINCT
+SELECT
   CAST(3 AS BIGINT) AS "a",
   CAST(4 AS BIGINT) AS "b"
 UNION
-SELECT DISTINCT
+SELECT
   CAST(4 AS BIGINT) AS "a",
   CAST(2 AS BIGINT) AS "b";
 -- Hops: empty before the first iteration
@@ -98,11 +98,11 @@ WHERE
     COUNT(*) > 0;
   -- Hops: every rule, on the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Hops__next" AS
-  SELECT DISTINCT
+  SELECT
     CAST(1 AS BIGINT) AS "node",
     CAST(0 AS BIGINT) AS "hops"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."b" AS "node",
     LIST_EXTRACT("t1"."__grouped1"."vals", 1) AS "hops"
   FROM "Hops__group1" AS "t1";
@@ -148,12 +148,12 @@ JOIN "Hops" AS "t2"
 -- Reach: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Reach" AS
 WITH RECURSIVE "Reach__delta"("a", "b") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."a",
     "t1"."b"
   FROM "Link" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."a",
     "t2"."b"
   FROM "Reach__delta" AS "t1"
@@ -173,19 +173,19 @@ JOIN "Reach" AS "t2"
   ON "t2"."a" = "t1"."n";
 -- Word
 CREATE OR REPLACE TEMPORARY VIEW "Word" AS
-SELECT DISTINCT
+SELECT
   'a' AS "w"
 UNION
-SELECT DISTINCT
+SELECT
   'bb' AS "w";
 -- Grown: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Grown" AS
 WITH RECURSIVE "Grown__delta"("w") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."w"
   FROM "Word" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."w" || 'x' AS "w"
   FROM "Grown__delta" AS "t1"
   WHERE
@@ -274,14 +274,14 @@ FROM "Odd";
 -- until empty: Even__new, Odd__new
 -- Parity
 CREATE OR REPLACE TEMPORARY VIEW "Parity" AS
-SELECT DISTINCT
+SELECT
   "t1"."name",
   TRUE AS "even"
 FROM "Item" AS "t1"
 JOIN "Even" AS "t2"
   ON "t2"."n" = "t1"."n"
 UNION
-SELECT DISTINCT
+SELECT
   "t1"."name",
   FALSE AS "even"
 FROM "Item" AS "t1"
@@ -290,10 +290,10 @@ JOIN "Odd" AS "t2"
 -- Count: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Count" AS
 WITH RECURSIVE "Count__delta"("n") AS (
-  SELECT DISTINCT
+  SELECT
     CAST(0 AS BIGINT) AS "n"
   UNION
-  SELECT DISTINCT
+  SELECT
     (
       "t1"."n" + CAST(1 AS BIGINT)
     ) & 4294967295 AS "n"
@@ -307,13 +307,13 @@ FROM "Count__delta";
 -- Chain: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Chain" AS
 WITH RECURSIVE "Chain__delta"("n") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."n"
   FROM "Item" AS "t1"
   WHERE
     "t1"."n" < CAST(10 AS BIGINT)
   UNION
-  SELECT DISTINCT
+  SELECT
     (
       "t1"."n" + CAST(1 AS BIGINT)
     ) & 4294967295 AS "n"

@@ -25,19 +25,19 @@ FROM (
     `a` AS `dl2sql$0`,
     `b` AS `dl2sql$1`
   FROM (
-    SELECT DISTINCT
+    SELECT
       CAST(1 AS BIGINT) AS `a`,
       CAST(2 AS BIGINT) AS `b`
     UNION
-    SELECT DISTINCT
+    SELECT
       CAST(2 AS BIGINT) AS `a`,
       CAST(3 AS BIGINT) AS `b`
     UNION
-    SELECT DISTINCT
+    SELECT
       CAST(3 AS BIGINT) AS `a`,
       CAST(4 AS BIGINT) AS `b`
     UNION
-    SELECT DISTINCT
+    SELECT
       CAST(4 AS BIGINT) AS `a`,
       CAST(2 AS BIGINT) AS `b`
   ) AS `stored`
@@ -64,10 +64,10 @@ JOIN `Reach` AS `t2`
   ON `t2`.`a` = `t1`.`n`;
 -- Word
 CREATE OR REPLACE TEMPORARY VIEW `Word` AS
-SELECT DISTINCT
+SELECT
   'a' AS `w`
 UNION
-SELECT DISTINCT
+SELECT
   'bb' AS `w`;
 -- Grown := Grown: a constant of the program, 9 rows evaluated once when planned (loaded)
 -- Long
@@ -84,14 +84,14 @@ JOIN `Grown` AS `t2`
 -- Odd := Odd: a constant of the program, 100 rows evaluated once when planned (loaded)
 -- Parity
 CREATE OR REPLACE TEMPORARY VIEW `Parity` AS
-SELECT DISTINCT
+SELECT
   `t1`.`name`,
   TRUE AS `even`
 FROM `Item` AS `t1`
 JOIN `Even` AS `t2`
   ON `t2`.`n` = `t1`.`n`
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`name`,
   FALSE AS `even`
 FROM `Item` AS `t1`

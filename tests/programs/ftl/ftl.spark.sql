@@ -1,6 +1,6 @@
 -- Note
 CREATE OR REPLACE TEMPORARY VIEW `Note` AS
-SELECT DISTINCT
+SELECT
   `t1`.`name`,
   'grown' AS `text`
 FROM `Person` AS `t1`
@@ -9,7 +9,7 @@ WHERE
     `t1`.`age` < CAST(18 AS BIGINT)
   )
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`name`,
   'suspended' AS `text`
 FROM `Person` AS `t1`

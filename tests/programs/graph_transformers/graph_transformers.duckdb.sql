@@ -30,13 +30,13 @@ HAVING
   COUNT(*) > 0;
 -- Mutual
 CREATE OR REPLACE TEMPORARY VIEW "Mutual" AS
-SELECT DISTINCT
+SELECT
   {'_0': "t1"."lo", '_1': "t1"."hi"} AS "_v"
 FROM "Mutual__group4" AS "t1"
 WHERE
   "t1"."__grouped1" > CAST(1 AS DECIMAL(38, 0))
 UNION
-SELECT DISTINCT
+SELECT
   {'_0': "t1"."hi", '_1': "t1"."lo"} AS "_v"
 FROM "Mutual__group4" AS "t1"
 WHERE
@@ -49,11 +49,11 @@ FROM "Mutual" AS "t1";
 -- MutualGroup__Reach: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "MutualGroup__Reach" AS
 WITH RECURSIVE "MutualGroup__Reach__delta"("_v") AS (
-  SELECT DISTINCT
+  SELECT
     {'_0': "t1"."_v"."_1", '_1': "t1"."_v"."_1"} AS "_v"
   FROM "MutualGroup__Edges" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     {'_0': "t1"."_v"."_0", '_1': "t2"."_v"."_1"} AS "_v"
   FROM "MutualGroup__Reach__delta" AS "t1"
   JOIN "MutualGroup__Edges" AS "t2"
@@ -92,11 +92,11 @@ FROM "Edge" AS "t1";
 -- Reached__Reach: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Reached__Reach" AS
 WITH RECURSIVE "Reached__Reach__delta"("_v") AS (
-  SELECT DISTINCT
+  SELECT
     {'_0': "t1"."_v"."_1", '_1': "t1"."_v"."_1"} AS "_v"
   FROM "Reached__Edges" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     {'_0': "t1"."_v"."_0", '_1': "t2"."_v"."_1"} AS "_v"
   FROM "Reached__Reach__delta" AS "t1"
   JOIN "Reached__Edges" AS "t2"
@@ -135,11 +135,11 @@ FROM "Edge" AS "t1";
 -- Component__Path: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Component__Path" AS
 WITH RECURSIVE "Component__Path__delta"("_v") AS (
-  SELECT DISTINCT
+  SELECT
     {'_0': "t1"."_v"."_0", '_1': "t1"."_v"."_1"} AS "_v"
   FROM "Component__Edges" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     {'_0': "t1"."_v"."_0", '_1': "t2"."_v"."_1"} AS "_v"
   FROM "Component__Path__delta" AS "t1"
   JOIN "Component__Edges" AS "t2"
@@ -174,12 +174,12 @@ SELECT DISTINCT
 FROM "Component__group2" AS "t1";
 -- Labeled
 CREATE OR REPLACE TEMPORARY VIEW "Labeled" AS
-SELECT DISTINCT
+SELECT
   "t1"."_v"."_0" AS "node",
   "t1"."_v"."_1" AS "label"
 FROM "Component" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   "t1"."name" AS "node",
   "t1"."name" AS "label"
 FROM "Node" AS "t1"

@@ -30,13 +30,13 @@ HAVING
   COUNT(*) > 0;
 -- Mutual
 CREATE OR REPLACE TEMPORARY VIEW `Mutual` AS
-SELECT DISTINCT
+SELECT
   STRUCT(`t1`.`lo` AS _0, `t1`.`hi` AS _1) AS `_v`
 FROM `Mutual__group4` AS `t1`
 WHERE
   `t1`.`__grouped1` > CAST(1 AS DECIMAL(38, 0))
 UNION
-SELECT DISTINCT
+SELECT
   STRUCT(`t1`.`hi` AS _0, `t1`.`lo` AS _1) AS `_v`
 FROM `Mutual__group4` AS `t1`
 WHERE
@@ -207,12 +207,12 @@ SELECT DISTINCT
 FROM `Component__group2` AS `t1`;
 -- Labeled
 CREATE OR REPLACE TEMPORARY VIEW `Labeled` AS
-SELECT DISTINCT
+SELECT
   `t1`.`_v`.`_0` AS `node`,
   `t1`.`_v`.`_1` AS `label`
 FROM `Component` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`name` AS `node`,
   `t1`.`name` AS `label`
 FROM `Node` AS `t1`

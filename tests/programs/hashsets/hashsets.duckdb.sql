@@ -41,7 +41,7 @@ SELECT DISTINCT
 FROM "Tags__group1" AS "t1";
 -- Ops
 CREATE OR REPLACE TEMPORARY VIEW "Ops" AS
-SELECT DISTINCT
+SELECT
   'intersection(1,2)' AS "name",
   DL2SQL_F52FF7FE_UDF_4("t1"."tags", "t2"."tags") AS "s"
 FROM "Tags" AS "t1"
@@ -50,7 +50,7 @@ JOIN "Tags" AS "t2"
 WHERE
   "t1"."id" = CAST(1 AS BIGINT)
 UNION
-SELECT DISTINCT
+SELECT
   'difference(1,2)' AS "name",
   DL2SQL_F52FF7FE_UDF_5("t1"."tags", "t2"."tags") AS "s"
 FROM "Tags" AS "t1"
@@ -59,21 +59,21 @@ JOIN "Tags" AS "t2"
 WHERE
   "t1"."id" = CAST(1 AS BIGINT)
 UNION
-SELECT DISTINCT
+SELECT
   'remove_imm(1,red)' AS "name",
   DL2SQL_F52FF7FE_UDF_6("t1"."tags", 'red') AS "s"
 FROM "Tags" AS "t1"
 WHERE
   "t1"."id" = CAST(1 AS BIGINT)
 UNION
-SELECT DISTINCT
+SELECT
   'filter(len>3)' AS "name",
   DL2SQL_F52FF7FE_UDF_7("t1"."tags") AS "s"
 FROM "Tags" AS "t1"
 WHERE
   "t1"."id" = CAST(1 AS BIGINT)
 UNION
-SELECT DISTINCT
+SELECT
   'map(++!)' AS "name",
   DL2SQL_F52FF7FE_UDF_8("t1"."tags") AS "s"
 FROM "Tags" AS "t1"

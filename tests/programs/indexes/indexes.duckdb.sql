@@ -12,13 +12,13 @@ JOIN "Hosts" AS "dl2sql_other"
 -- Event: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Event" AS
 WITH RECURSIVE "Event__delta"("_v") AS (
-  SELECT DISTINCT
+  SELECT
     {'tag': CAST(0 AS BIGINT), 'Event_id': CAST(1 AS BIGINT)} AS "_v"
   UNION
-  SELECT DISTINCT
+  SELECT
     {'tag': CAST(1 AS BIGINT), 'Event_id': CAST(0 AS BIGINT)} AS "_v"
   UNION
-  SELECT DISTINCT
+  SELECT
     {'tag': CAST(0 AS BIGINT), 'Event_id': (
       "t1"."_v"."Event_id" + CAST(1 AS BIGINT)
     ) & 4294967295} AS "_v"

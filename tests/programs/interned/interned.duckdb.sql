@@ -51,14 +51,14 @@ SELECT DISTINCT
 FROM "Pairs" AS "t1";
 -- Upper
 CREATE OR REPLACE TEMPORARY VIEW "Upper" AS
-SELECT DISTINCT
+SELECT
   "t1"."ix" AS "x",
   "t1"."ix",
   DL2SQL_F8DAB62C_UDF_1("t1"."ix") AS "n",
   DL2SQL_F8DAB62C_UDF_2("t1"."ix") AS "up"
 FROM "Name" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   'lit' AS "x",
   'lit' AS "ix",
   CAST(3 AS DECIMAL(38, 0)) AS "n",

@@ -48,12 +48,12 @@ SELECT DISTINCT
 FROM "Nested" AS "t1";
 -- Read
 CREATE OR REPLACE TEMPORARY VIEW "Read" AS
-SELECT DISTINCT
+SELECT
   DL2SQL_5F6ACEBB_UDF_6(
     '{"name": "r", "items": [{"key": 2, "payload": "b"}, ' || '{"key": 1, "payload": "a"}, {"key": 2, "payload": "c"}]}'
   ) AS "r"
 UNION
-SELECT DISTINCT
+SELECT
   DL2SQL_5F6ACEBB_UDF_6('{"name": "bad"}') AS "r";
 -- Written
 CREATE OR REPLACE TEMPORARY VIEW "Written" AS

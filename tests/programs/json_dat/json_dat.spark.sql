@@ -51,7 +51,7 @@ SELECT DISTINCT
 FROM `Nested` AS `t1`;
 -- Read
 CREATE OR REPLACE TEMPORARY VIEW `Read` AS
-SELECT DISTINCT
+SELECT
   DL2SQL_5F6ACEBB_UDF_6(
     CONCAT(
       '{"name": "r", "items": [{"key": 2, "payload": "b"}, ',
@@ -59,7 +59,7 @@ SELECT DISTINCT
     )
   ) AS `r`
 UNION
-SELECT DISTINCT
+SELECT
   DL2SQL_5F6ACEBB_UDF_6('{"name": "bad"}') AS `r`;
 -- Written
 CREATE OR REPLACE TEMPORARY VIEW `Written` AS

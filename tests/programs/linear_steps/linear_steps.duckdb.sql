@@ -1,12 +1,12 @@
 -- Q: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Q" AS
 WITH RECURSIVE "Q__delta"("x", "y") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."x",
     "t1"."x" AS "y"
   FROM "E" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."y" AS "x",
     "t1"."y"
   FROM "F" AS "t1"
@@ -14,21 +14,21 @@ WITH RECURSIVE "Q__delta"("x", "y") AS (
   SELECT
     *
   FROM (
-    SELECT DISTINCT
+    SELECT
       "t1"."x",
       "t2"."y"
     FROM "Q__delta" AS "t1"
     JOIN "E" AS "t2"
       ON "t2"."x" = "t1"."y" AND "t1"."x" <> "t2"."y"
     UNION
-    SELECT DISTINCT
+    SELECT
       "t1"."x",
       "t2"."x" AS "y"
     FROM "Q__delta" AS "t1"
     JOIN "F" AS "t2"
       ON "t2"."y" = "t1"."y"
     UNION
-    SELECT DISTINCT
+    SELECT
       "t2"."x",
       "t1"."y"
     FROM "Q__delta" AS "t1"
@@ -42,7 +42,7 @@ FROM "Q__delta";
 -- P: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "P" AS
 WITH RECURSIVE "P__delta"("x", "y") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."x",
     "t1"."y"
   FROM "E" AS "t1"
@@ -50,14 +50,14 @@ WITH RECURSIVE "P__delta"("x", "y") AS (
   SELECT
     *
   FROM (
-    SELECT DISTINCT
+    SELECT
       "t1"."x",
       "t2"."y"
     FROM "P__delta" AS "t1"
     JOIN "E" AS "t2"
       ON "t2"."x" = "t1"."y"
     UNION
-    SELECT DISTINCT
+    SELECT
       "t1"."x",
       "t2"."y"
     FROM "P__delta" AS "t1"

@@ -8,12 +8,12 @@ FROM (
     `x` AS `dl2sql$0`,
     `y` AS `dl2sql$1`
   FROM (
-    SELECT DISTINCT
+    SELECT
       `t1`.`x`,
       `t1`.`x` AS `y`
     FROM `E` AS `t1`
     UNION
-    SELECT DISTINCT
+    SELECT
       `t1`.`y` AS `x`,
       `t1`.`y`
     FROM `F` AS `t1`
@@ -52,7 +52,7 @@ FROM (
         SELECT
           *
         FROM (
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT
@@ -65,7 +65,7 @@ FROM (
               `y`
           ) AS `dl2sql_distributed`
           UNION
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT
@@ -78,7 +78,7 @@ FROM (
               `y`
           ) AS `dl2sql_distributed`
           UNION
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT
@@ -148,7 +148,7 @@ FROM (
         SELECT
           *
         FROM (
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT
@@ -161,7 +161,7 @@ FROM (
               `y`
           ) AS `dl2sql_distributed`
           UNION
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT

@@ -55,11 +55,11 @@ SELECT DISTINCT
 FROM "In" AS "t1";
 -- Relabelled
 CREATE OR REPLACE TEMPORARY VIEW "Relabelled" AS
-SELECT DISTINCT
+SELECT
   DL2SQL_912A1F38_UDF_4("t1"."x", "t1"."label") AS "h"
 FROM "In" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   {'p': {'tag': CAST(1 AS BIGINT), 'Some_x': {'x': CAST(7 AS BIGINT), 'label': 'new'}}} AS "h";
 -- ddlog_std::Singleton
 CREATE OR REPLACE TEMPORARY VIEW "ddlog_std__Singleton" AS

@@ -1,11 +1,11 @@
 -- graph::edges::Kinds
 CREATE OR REPLACE TEMPORARY VIEW `graph__edges__Kinds` AS
-SELECT DISTINCT
+SELECT
   `t1`.`a` AS `n`,
   STRUCT(CAST(0 AS BIGINT) AS tag) AS `k`
 FROM `graph__edges__Edge` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`b` AS `n`,
   STRUCT(CAST(1 AS BIGINT) AS tag) AS `k`
 FROM `graph__edges__Edge` AS `t1`;

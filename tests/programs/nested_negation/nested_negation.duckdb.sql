@@ -1,12 +1,12 @@
 -- Reach: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Reach" AS
 WITH RECURSIVE "Reach__delta"("id", "s") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."id",
     "t1"."s"
   FROM "Item" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t2"."dst" AS "id",
     {'tag': CAST(0 AS BIGINT), 'Tag_t': 'via', 'Tag_r': "t1"."id", 'Box_inner': {'lo': CAST(0 AS BIGINT), 'hi': CAST(0 AS BIGINT)}} AS "s"
   FROM "Reach__delta" AS "t1"
@@ -50,17 +50,17 @@ WHERE
   );
 -- Shaped
 CREATE OR REPLACE TEMPORARY VIEW "Shaped" AS
-SELECT DISTINCT
+SELECT
   "t1"."id",
   "t1"."s"
 FROM "Item" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   "t1"."dst" AS "id",
   {'tag': CAST(0 AS BIGINT), 'Tag_t': 'edge', 'Tag_r': "t1"."src", 'Box_inner': {'lo': CAST(0 AS BIGINT), 'hi': CAST(0 AS BIGINT)}} AS "s"
 FROM "Edge" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   "t1"."dst" AS "id",
   {'tag': CAST(2 AS BIGINT), 'Tag_t': '', 'Tag_r': CAST(0 AS BIGINT), 'Box_inner': {'lo': "t1"."src", 'hi': "t1"."dst"}} AS "s"
 FROM "Edge" AS "t1"

@@ -103,12 +103,12 @@ WHERE
   );
 -- Shaped
 CREATE OR REPLACE TEMPORARY VIEW `Shaped` AS
-SELECT DISTINCT
+SELECT
   `t1`.`id`,
   `t1`.`s`
 FROM `Item` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`dst` AS `id`,
   STRUCT(
     CAST(0 AS BIGINT) AS tag,
@@ -118,7 +118,7 @@ SELECT DISTINCT
   ) AS `s`
 FROM `Edge` AS `t1`
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`dst` AS `id`,
   STRUCT(
     CAST(2 AS BIGINT) AS tag,

@@ -74,13 +74,13 @@ SELECT DISTINCT
 FROM "Lowest__group1" AS "t1";
 -- Shown
 CREATE OR REPLACE TEMPORARY VIEW "Shown" AS
-SELECT DISTINCT
+SELECT
   {'tag': CAST(0 AS BIGINT), 'IpAddrV4_addr4': "t1"."v4", 'IpAddrV6_addr6': '00000000000000000000000000000000'} AS "addr",
   DL2SQL_5ADDE5F4_UDF_5("t1"."v4") AS "text",
   DL2SQL_5ADDE5F4_UDF_6("t1"."v4") AS "private"
 FROM "Host" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   {'tag': CAST(1 AS BIGINT), 'IpAddrV4_addr4': CAST(0 AS BIGINT), 'IpAddrV6_addr6': "t1"."v6"} AS "addr",
   DL2SQL_5ADDE5F4_UDF_4("t1"."v6") AS "text",
   FALSE AS "private"

@@ -39,11 +39,11 @@ WHERE
   FROM "Fanin__group5" AS "t1";
   -- Open: every rule, on the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Open__next" AS
-  SELECT DISTINCT
+  SELECT
     "t1"."id"
   FROM "Root" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."node" AS "id"
   FROM "Fanin" AS "t1"
   WHERE
@@ -154,12 +154,12 @@ WHERE
     COUNT(*) > 0;
   -- Lowest: every rule, on the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Lowest__next" AS
-  SELECT DISTINCT
+  SELECT
     "t1"."id" AS "node",
     "t1"."id" AS "low"
   FROM "Node" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."p" AS "node",
     LIST_EXTRACT("t1"."__grouped2"."vals", 1) AS "low"
   FROM "Lowest__group4" AS "t1";
@@ -245,12 +245,12 @@ WHERE
     COUNT(*) > 0;
   -- Span: every rule, on the last iteration
   CREATE OR REPLACE TEMPORARY VIEW "Span__next" AS
-  SELECT DISTINCT
+  SELECT
     "t1"."n" AS "node",
     LIST_SORT(LIST_DISTINCT("t1"."__grouped1"."vals")) AS "tags"
   FROM "Span__group1" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."p" AS "node",
     DL2SQL_79ECAF0B_UDF_1("t1"."__grouped1") AS "tags"
   FROM "Span__group2" AS "t1";

@@ -31,12 +31,12 @@ WHERE
 -- Trees: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Trees" AS
 WITH RECURSIVE "Trees__delta"("set", "tree") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."set",
     DL2SQL_EEA28B92_UDF_2("t1"."x") AS "tree"
   FROM "Item" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."set",
     DL2SQL_EEA28B92_UDF_3("t1"."tree", "t2"."x") AS "tree"
   FROM "Trees__delta" AS "t1"

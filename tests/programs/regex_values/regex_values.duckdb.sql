@@ -7,24 +7,24 @@ FROM "Given" AS "t1"
 CROSS JOIN "Text" AS "t2";
 -- Numbered
 CREATE OR REPLACE TEMPORARY VIEW "Numbered" AS
-SELECT DISTINCT
+SELECT
   'second' AS "s",
   DL2SQL_FA44ADA3_UDF_2('second', ['second', 'first']) AS "n"
 FROM "Text" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   'first' AS "s",
   DL2SQL_FA44ADA3_UDF_2('first', ['second', 'first']) AS "n"
 FROM "Text" AS "t1";
 -- AnyOf
 CREATE OR REPLACE TEMPORARY VIEW "AnyOf" AS
-SELECT DISTINCT
+SELECT
   DL2SQL_FA44ADA3_UDF_3(['[0-9]{3}', '^x']) AS "set",
   "t1"."t",
   DL2SQL_FA44ADA3_UDF_4(DL2SQL_FA44ADA3_UDF_3(['[0-9]{3}', '^x']), "t1"."t") AS "found"
 FROM "Text" AS "t1"
 UNION
-SELECT DISTINCT
+SELECT
   DL2SQL_FA44ADA3_UDF_6(DL2SQL_FA44ADA3_UDF_5(['a', '(?=b)'])) AS "set",
   "t1"."t",
   DL2SQL_FA44ADA3_UDF_4(DL2SQL_FA44ADA3_UDF_6(DL2SQL_FA44ADA3_UDF_5(['a', '(?=b)'])), "t1"."t") AS "found"

@@ -6,12 +6,12 @@ FROM "Link" AS "t1";
 -- Conn: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Conn" AS
 WITH RECURSIVE "Conn__delta"("a", "b") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."a",
     "t1"."b"
   FROM "Link" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."a",
     "t2"."b"
   FROM "Conn__delta" AS "t1"

@@ -26,14 +26,14 @@ FROM `Link` AS `t1`;
       SELECT
         *
       FROM (
-        SELECT DISTINCT
+        SELECT
           `t1`.`a`,
           `t2`.`b`
         FROM `Conn__delta` AS `t1`
         JOIN `Conn` AS `t2`
           ON `t2`.`a` = `t1`.`b`
         UNION
-        SELECT DISTINCT
+        SELECT
           `t1`.`a`,
           `t2`.`b`
         FROM `Conn` AS `t1`

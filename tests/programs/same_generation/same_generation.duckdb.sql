@@ -1,14 +1,14 @@
 -- SG: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "SG" AS
 WITH RECURSIVE "SG__delta"("x", "y") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."child" AS "x",
     "t2"."child" AS "y"
   FROM "Parent" AS "t1"
   JOIN "Parent" AS "t2"
     ON "t2"."parent" = "t1"."parent" AND "t1"."child" <> "t2"."child"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."child" AS "x",
     "t2"."child" AS "y"
   FROM "Parent" AS "t1"

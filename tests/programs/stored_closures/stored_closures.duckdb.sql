@@ -1,11 +1,11 @@
 -- Adder
 CREATE OR REPLACE TEMPORARY VIEW "Adder" AS
-SELECT DISTINCT
+SELECT
   {'tag': CAST(0 AS BIGINT), 'lambda0_k': "t1"."k", 'lambda1_k': CAST(0 AS DECIMAL(38, 0))} AS "f"
 FROM "Extra" AS "t1"
 CROSS JOIN "Arg" AS "t2"
 UNION
-SELECT DISTINCT
+SELECT
   {'tag': CAST(1 AS BIGINT), 'lambda0_k': CAST(0 AS DECIMAL(38, 0)), 'lambda1_k': CAST((
     CAST("t1"."k" AS DECIMAL(38, 0)) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
   ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) AS DECIMAL(38, 0))} AS "f"
@@ -44,15 +44,15 @@ SELECT DISTINCT
 FROM "Adders__group1" AS "t1";
 -- Fn
 CREATE OR REPLACE TEMPORARY VIEW "Fn" AS
-SELECT DISTINCT
+SELECT
   'double' AS "name",
   {'tag': CAST(0 AS BIGINT), 'lambda2_k': CAST(0 AS BIGINT)} AS "f"
 UNION
-SELECT DISTINCT
+SELECT
   'square' AS "name",
   {'tag': CAST(1 AS BIGINT), 'lambda2_k': CAST(0 AS BIGINT)} AS "f"
 UNION
-SELECT DISTINCT
+SELECT
   'plus ' || CAST("t1"."k" AS TEXT) AS "name",
   {'tag': CAST(2 AS BIGINT), 'lambda2_k': "t1"."k"} AS "f"
 FROM "Offset" AS "t1";

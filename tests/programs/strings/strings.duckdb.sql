@@ -1,13 +1,13 @@
 -- Lit
 CREATE OR REPLACE TEMPORARY VIEW "Lit" AS
-SELECT DISTINCT
+SELECT
   'tab	here' || 'raw\n' || CAST((
     (
       -CAST(7 AS BIGINT) + 128
     ) & 255
   ) - 128 AS TEXT) || CAST(TRUE AS TEXT) AS "s"
 UNION
-SELECT DISTINCT
+SELECT
   'cost: ${price} or ${x}$' AS "s";
 -- Joined
 CREATE OR REPLACE TEMPORARY VIEW "Joined" AS

@@ -1,6 +1,6 @@
 -- Lit
 CREATE OR REPLACE TEMPORARY VIEW `Lit` AS
-SELECT DISTINCT
+SELECT
   CONCAT(
     CONCAT(
       CONCAT('tab\there', 'raw\\n'),
@@ -13,7 +13,7 @@ SELECT DISTINCT
     CAST(TRUE AS STRING)
   ) AS `s`
 UNION
-SELECT DISTINCT
+SELECT
   CONCAT('cost: $', '{price} or $', '{x}$') AS `s`;
 -- Joined
 CREATE OR REPLACE TEMPORARY VIEW `Joined` AS

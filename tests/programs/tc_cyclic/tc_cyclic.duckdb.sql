@@ -19,14 +19,14 @@ FROM "Reach2";
     SELECT
       *
     FROM (
-      SELECT DISTINCT
+      SELECT
         "t1"."a",
         "t2"."b"
       FROM "Reach2__delta" AS "t1"
       JOIN "Reach2" AS "t2"
         ON "t2"."a" = "t1"."b"
       UNION
-      SELECT DISTINCT
+      SELECT
         "t1"."a",
         "t2"."b"
       FROM "Reach2" AS "t1"
@@ -49,12 +49,12 @@ FROM "Reach2";
 -- Reach: recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Reach" AS
 WITH RECURSIVE "Reach__delta"("a", "b") AS (
-  SELECT DISTINCT
+  SELECT
     "t1"."a",
     "t1"."b"
   FROM "Edge" AS "t1"
   UNION
-  SELECT DISTINCT
+  SELECT
     "t1"."a",
     "t2"."b"
   FROM "Reach__delta" AS "t1"

@@ -47,7 +47,7 @@ FROM (
         SELECT
           *
         FROM (
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT
@@ -60,7 +60,7 @@ FROM (
               `a`
           ) AS `dl2sql_distributed`
           UNION
-          SELECT DISTINCT
+          SELECT
             *
           FROM (
             SELECT
@@ -104,14 +104,14 @@ FROM (
       SELECT
         *
       FROM (
-        SELECT DISTINCT
+        SELECT
           `t1`.`a`,
           `t2`.`b`
         FROM `Reach__delta` AS `t1`
         JOIN `Reach` AS `t2`
           ON `t2`.`a` = `t1`.`b`
         UNION
-        SELECT DISTINCT
+        SELECT
           `t1`.`a`,
           `t2`.`b`
         FROM `Reach` AS `t1`

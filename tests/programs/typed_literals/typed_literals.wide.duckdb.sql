@@ -1,9 +1,9 @@
 -- Pairs
 CREATE OR REPLACE TEMPORARY VIEW "Pairs" AS
-SELECT DISTINCT
+SELECT
   {'_0': CAST(-128 AS BIGINT), '_1': CAST(-1.0 AS DOUBLE)} AS "p"
 UNION
-SELECT DISTINCT
+SELECT
   {'_0': CAST(127 AS BIGINT), '_1': CAST(0.5 AS DOUBLE)} AS "p";
 -- Nested
 CREATE OR REPLACE TEMPORARY VIEW "Nested" AS
@@ -17,14 +17,14 @@ SELECT DISTINCT
   ] AS "v";
 -- Scores
 CREATE OR REPLACE TEMPORARY VIEW "Scores" AS
-SELECT DISTINCT
+SELECT
   [
     {'_0': {'_0': CAST(1 AS BIGINT), '_1': {'num$': CAST(-99999999999999999999999 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(-0.25 AS DOUBLE)},
     {'_0': {'_0': CAST(7 AS BIGINT), '_1': {'num$': CAST(-3 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(-2.5 AS DOUBLE)},
     {'_0': {'_0': CAST(7 AS BIGINT), '_1': {'num$': CAST(3 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(2.0 AS DOUBLE)}
   ] AS "m"
 UNION
-SELECT DISTINCT
+SELECT
   [
     {'_0': {'_0': CAST(2 AS BIGINT), '_1': {'num$': CAST(-1 AS DECIMAL(38, 0)), 'big$': ''}}, '_1': CAST(-1.0 AS DOUBLE)}
   ] AS "m";

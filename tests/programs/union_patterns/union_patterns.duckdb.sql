@@ -22,7 +22,7 @@ WHERE
   );
 -- Grown
 CREATE OR REPLACE TEMPORARY VIEW "Grown" AS
-SELECT DISTINCT
+SELECT
   "t1"."id",
   {'tag': CAST(0 AS BIGINT), 'Circle_r': (
     "t1"."s"."Circle_r" + CAST(1 AS BIGINT)
@@ -31,7 +31,7 @@ FROM "Shapes" AS "t1"
 WHERE
   "t1"."s"."tag" = 0
 UNION
-SELECT DISTINCT
+SELECT
   "t1"."id",
   {'tag': CAST(1 AS BIGINT), 'Circle_r': CAST(0 AS BIGINT), 'Rect_w': "t1"."s"."Rect_h", 'Rect_h': "t1"."s"."Rect_w"} AS "s"
 FROM "Shapes" AS "t1"

@@ -22,7 +22,7 @@ WHERE
   );
 -- Grown
 CREATE OR REPLACE TEMPORARY VIEW `Grown` AS
-SELECT DISTINCT
+SELECT
   `t1`.`id`,
   STRUCT(
     CAST(0 AS BIGINT) AS tag,
@@ -36,7 +36,7 @@ FROM `Shapes` AS `t1`
 WHERE
   `t1`.`s`.`tag` = 0
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`id`,
   STRUCT(
     CAST(1 AS BIGINT) AS tag,

@@ -1,13 +1,13 @@
 -- OutDegree, InDegree := transformer Degrees(Edge, Hidden), a Python callable on DataFrames
 -- Source
 CREATE OR REPLACE TEMPORARY VIEW `Source` AS
-SELECT DISTINCT
+SELECT
   `t1`.`node`
 FROM `OutDegree` AS `t1`
 JOIN `InDegree` AS `t2`
   ON `t2`.`node` = `t1`.`node` AND `t1`.`degree` > `t2`.`degree`
 UNION
-SELECT DISTINCT
+SELECT
   `t1`.`node`
 FROM `OutDegree` AS `t1`
 WHERE
