@@ -1,7 +1,7 @@
-"""Long chains of ``+`` and ``-`` wrap around as DDlog's do, on both engines, and
-compile to SQL that grows with the chain, not with its square: a chain is summed
-exactly and wrapped once (40 terms of ``s64`` used to exhaust Python's recursion in
-SQL generation)."""
+"""Long chains of ``+`` and ``-``, products, differences and casts wrap around as
+DDlog's do, on both engines, and a chain compiles to SQL that grows with the chain,
+not with its square: it is summed exactly and wrapped once (40 terms of ``s64`` used
+to exhaust Python's recursion in SQL generation)."""
 from __future__ import annotations
 
 import dl2sql
@@ -61,3 +61,43 @@ def test_the_sql_of_a_chain_grows_linearly():
     # 180 terms more take at most nine times the SQL of 20 more (a wrap per operator
     # took quadratically more: 20 terms of u64 were 7 KB)
     assert 0 < large - small <= 9 * (size(40) - small)
+
+
+WRAPPED = """
+input relation A(x: s64, y: s64)
+input relation B(x: u64, y: u64)
+input relation C(x: s32, y: s32)
+output relation SA(s: s64, d: s64, p: s64, n: s64, c: s32, u: bit<32>)
+SA(x + y, x - y, x * y, -x, x as s32, (x as u64) as bit<32>) :- A(x, y).
+output relation SB(s: u64, d: u64, p: u64, c: s64, m: bit<16>)
+SB(x + y, x - y, x * y, x as s64, x as bit<16>) :- B(x, y).
+output relation SC(s: s32, d: s32, p: s32, w: s32)
+SC(x + y, x - y, x * y, x + y + x + y) :- C(x, y).
+"""
+
+
+def _wrapped(v: int, t: str) -> int:
+    width, signed = _width(t)
+    v %= 2 ** width
+    return v - 2 ** width if signed and v >= 2 ** (width - 1) else v
+
+
+def test_products_differences_and_casts_wrap_around_on_both_engines(engine):
+    # the operations an engine computes in a 128-bit type before wrapping (DuckDB's
+    # HUGEINT by a mask, Spark's DECIMAL(38,0) by remainders), at the types' edges
+    a = [(x, y) for x in _values("s64") for y in _values("s64") + [-1, 12345678901]]
+    b = [(x, y) for x in _values("u64") for y in _values("u64") + [2 ** 63]]
+    c = [(x, y) for x in _values("s32") for y in _values("s32") + [-70000]]
+    out = run_on(dl2sql.compile(WRAPPED), engine, {"A": a, "B": b, "C": c})
+    want = {
+        "SA": {(_wrapped(x + y, "s64"), _wrapped(x - y, "s64"), _wrapped(x * y, "s64"),
+                _wrapped(-x, "s64"), _wrapped(x, "s32"), _wrapped(x, "bit<32>"))
+               for x, y in a},
+        "SB": {(_wrapped(x + y, "u64"), _wrapped(x - y, "u64"), _wrapped(x * y, "u64"),
+                _wrapped(x, "s64"), _wrapped(x, "bit<16>")) for x, y in b},
+        "SC": {(_wrapped(x + y, "s32"), _wrapped(x - y, "s32"), _wrapped(x * y, "s32"),
+                _wrapped(2 * (x + y), "s32")) for x, y in c},
+    }
+    for rel, rows in want.items():
+        got = {tuple(int(v) for v in row) for row in sorted_rows(out[rel])}
+        assert got == rows, rel

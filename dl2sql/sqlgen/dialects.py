@@ -358,6 +358,10 @@ class Dialect:
     # whether DECIMAL + - * always fail the query where a result overflows (DuckDB;
     # Spark only in ANSI mode, which a user's session may turn off: NULL otherwise)
     checked_decimals: bool = False
+    # the exact integer type of 128 bits in which sums and products of 64-bit integers
+    # are taken before they wrap (DuckDB's HUGEINT wraps by a mask; Spark has only
+    # DECIMAL(38,0), which wraps by a remainder)
+    exact_int: str = "DECIMAL(38, 0)"
     # a string constant
     string: Callable[[str], exp.Expression] = exp.Literal.string
     # the strings of an array joined with a separator between them
@@ -390,5 +394,6 @@ DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  changes=_full_join_changes(exp.NullSafeEQ),
                  intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38,
                  checked_decimals=True, array_join=_fn("array_to_string"),
+                 exact_int="HUGEINT",
                  udf_nan_is_null=True)
 DIALECTS = {"spark": SPARK, "duckdb": DUCKDB}

@@ -252,12 +252,12 @@ class ExprCompiler(WideArith, CallCompiler):
         if e.op == "-" and isinstance(e.type, (TFloat, TDouble)):
             return exp.Neg(this=inner)
         if e.op == "-":
-            return wrap(exp.Neg(this=widen(inner, e.type, "*")), e.type, "*", self.env)
+            return self._wrap(exp.Neg(this=self._widen(inner, e.type, "*")), e.type, "*")
         if is_decimal(e.type):
             return self.udf_expr(e)  # SQL has no bit operations on DECIMAL
         if isinstance(e.type, TSigned):
             return exp.BitwiseNot(this=inner)  # ~x is -x-1: in range, nothing to wrap
-        return wrap(exp.BitwiseNot(this=inner), e.type, "~", self.env)
+        return self._wrap(exp.BitwiseNot(this=inner), e.type, "~")
 
     def visit_TCast(self, e: T.TCast):
         src, dst = e.expr.type, e.type
@@ -268,7 +268,8 @@ class ExprCompiler(WideArith, CallCompiler):
         inner = self.compile(e.expr)
         if isinstance(dst, (TFloat, TDouble)) or isinstance(src, (TFloat, TDouble)):
             return cast(inner, sql_type(dst, self.env))
-        return wrap(cast(inner, exp.DataType.build("DECIMAL(38, 0)")), dst, "cast", self.env)
+        exact = exp.DataType.build(self.dialect.exact_int)
+        return self._wrap(cast(inner, exact), dst, "cast")
 
     def visit_TBin(self, e: T.TBin):
         op = e.op
@@ -311,11 +312,19 @@ class ExprCompiler(WideArith, CallCompiler):
         if op == "%":
             return cast(exp.Mod(this=l, expression=r), sql_type(t, self.env))
         if op == "*" and isinstance(t, TBit) and t.width == 64:
-            return wrap(self._u64_product(l, r), t, op, self.env)
+            return self._wrap(self._u64_product(l, r), t, op)
         node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
-        return wrap(node(this=widen(l, t, op), expression=widen(r, t, op)), t, op,
-                    self.env)
+        return self._wrap(node(this=self._widen(l, t, op), expression=self._widen(r, t, op)),
+                          t, op)
 
+
+    def _wrap(self, e: exp.Expression, t, op: str) -> exp.Expression:
+        """``e`` wrapped to ``t``'s range in this dialect (:func:`int_wrap.wrap`)."""
+        return wrap(e, t, op, self.env, self.dialect.exact_int)
+
+    def _widen(self, e: exp.Expression, t, op: str) -> exp.Expression:
+        """``e`` in this dialect's exact integer type where ``op`` might overflow."""
+        return widen(e, t, op, self.dialect.exact_int)
 
     def _wrapped_sum(self, terms: list[tuple[bool, T.TExpr]], t) -> exp.Expression:
         """A chain of ``+`` and ``-`` of one integer type of at most 64 bits, wrapped
@@ -329,12 +338,12 @@ class ExprCompiler(WideArith, CallCompiler):
         for negated, term in terms:
             sql = self.compile(term)
             if big and not is_decimal(t):
-                sql = cast(sql, exp.DataType.build("DECIMAL(38, 0)"))
+                sql = cast(sql, exp.DataType.build(self.dialect.exact_int))
             if total is None:
                 total = sql
             else:
                 total = (exp.Sub if negated else exp.Add)(this=total, expression=sql)
-        return wrap(total, t, "cast" if big else "+", self.env)
+        return self._wrap(total, t, "cast" if big else "+")
 
     def _u64_product(self, l, r) -> exp.Expression:
         """``l * r`` modulo 2^64 for bit<64> operands: their full product (up to
@@ -360,7 +369,7 @@ class ExprCompiler(WideArith, CallCompiler):
                                            expression=exp.EQ(this=r.copy(),
                                                              expression=self.literal(t, -1))),
                                    minimum.copy()).else_(out)
-        return wrap(out, t, "/", self.env) if isinstance(t, TSigned) else out
+        return self._wrap(out, t, "/") if isinstance(t, TSigned) else out
 
 
 def _sum_terms(e: T.TBin) -> list[tuple[bool, T.TExpr]]:

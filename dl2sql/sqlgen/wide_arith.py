@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from dl2sql.runtime.defaults import default_value
-from dl2sql.sqlgen.int_wrap import wrap
 from dl2sql.sqlgen.trees import InsideLambda, cast
 from dl2sql.sqlgen.types import sql_type
 from dl2sql.sqlgen import wide_ints as sql_wide
@@ -172,7 +171,8 @@ class WideArith:
             src = self._native(e.expr, g).dec
             if isinstance(e.type, (TFloat, TDouble)):
                 return cast(src, sql_type(e.type, self.env))
-            return wrap(cast(src, DECIMAL.copy()), e.type, "cast", self.env)
+            return self._wrap(cast(src, exp.DataType.build(self.dialect.exact_int)), e.type,
+                              "cast")
         return self.wide.of_decimal(self._native(e, g).dec)
 
     def _native(self, e: T.TExpr, g: _Guard, implied: bool = False) -> _Native:

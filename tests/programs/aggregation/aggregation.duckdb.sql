@@ -126,8 +126,8 @@ SELECT DISTINCT
   "t1"."s" AS "src",
   (
     CAST((
-      CAST("t1"."__grouped1"."_0" AS DECIMAL(38, 0)) * CAST(CAST(2 AS BIGINT) AS DECIMAL(38, 0)) % CAST(4294967296 AS DECIMAL(38, 0)) + CAST(4294967296 AS DECIMAL(38, 0))
-    ) % CAST(4294967296 AS DECIMAL(38, 0)) AS BIGINT) + CAST(1 AS BIGINT)
+      CAST("t1"."__grouped1"."_0" AS INT128) * CAST(CAST(2 AS BIGINT) AS INT128)
+    ) & 4294967295 AS BIGINT) + CAST(1 AS BIGINT)
   ) & 4294967295 AS "budget"
 FROM "Cheap__group5" AS "t1";
 -- EdgeCount__group4_rows
