@@ -77,11 +77,39 @@ SELECT DISTINCT
   (
     CAST(0 AS BIGINT) - CAST(1 AS BIGINT)
   ) & 4294967295 AS `c`,
-  CAST((
+  (
     (
-      CAST(CAST(9223372036854775807 AS BIGINT) AS DECIMAL(38, 0)) + CAST(CAST(1 AS BIGINT) AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-  ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS `d`,
+      SHIFTLEFT(
+        (
+          (
+            SHIFTRIGHT(CAST(9223372036854775807 AS BIGINT), 32)
+          ) + (
+            SHIFTRIGHT(CAST(1 AS BIGINT), 32)
+          ) + (
+            SHIFTRIGHT(
+              (
+                (
+                  CAST(9223372036854775807 AS BIGINT) & 4294967295
+                ) + (
+                  CAST(1 AS BIGINT) & 4294967295
+                )
+              ),
+              32
+            )
+          )
+        ),
+        32
+      )
+    ) | (
+      (
+        (
+          CAST(9223372036854775807 AS BIGINT) & 4294967295
+        ) + (
+          CAST(1 AS BIGINT) & 4294967295
+        )
+      ) & 4294967295
+    )
+  ) AS `d`,
   (
     CAST(4095 AS BIGINT) + CAST(2 AS BIGINT)
   ) & 4095 AS `e`,

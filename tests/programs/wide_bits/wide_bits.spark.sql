@@ -3,11 +3,39 @@ CREATE OR REPLACE TEMPORARY VIEW `Complement` AS
 SELECT DISTINCT
   `t1`.`x`,
   ~`t1`.`x` AS `flipped`,
-  ~CAST((
+  ~(
     (
-      CAST(~`t1`.`x` AS DECIMAL(38, 0)) + CAST(CAST(1 AS BIGINT) AS DECIMAL(38, 0)) + CAST(9223372036854775808 AS DECIMAL(38, 0))
-    ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) + CAST(18446744073709551616 AS DECIMAL(38, 0))
-  ) % CAST(18446744073709551616 AS DECIMAL(38, 0)) - CAST(9223372036854775808 AS DECIMAL(38, 0)) AS BIGINT) AS `twice`
+      SHIFTLEFT(
+        (
+          (
+            SHIFTRIGHT(~`t1`.`x`, 32)
+          ) + (
+            SHIFTRIGHT(CAST(1 AS BIGINT), 32)
+          ) + (
+            SHIFTRIGHT(
+              (
+                (
+                  ~`t1`.`x` & 4294967295
+                ) + (
+                  CAST(1 AS BIGINT) & 4294967295
+                )
+              ),
+              32
+            )
+          )
+        ),
+        32
+      )
+    ) | (
+      (
+        (
+          ~`t1`.`x` & 4294967295
+        ) + (
+          CAST(1 AS BIGINT) & 4294967295
+        )
+      ) & 4294967295
+    )
+  ) AS `twice`
 FROM `Signed` AS `t1`;
 -- Product
 CREATE OR REPLACE TEMPORARY VIEW `Product` AS
