@@ -136,5 +136,3 @@ def sql_column(c: Column, env) -> Column:
     that differs."""
     stored, output = sql_type(c.type, env), sql_type(c.type, env, external=True)
     return Column(c.name, stored, None if output == stored else output)
-
-
