@@ -280,7 +280,7 @@ class ExprCompiler(WideArith, CallCompiler):
             return self.wide_guarded(e)
         if op in ("+", "-") and isinstance(e.type, (TBit, TSigned)) and not is_wide(e.type):
             terms = _sum_terms(e)
-            if len(terms) > 2 or self._by_halves(terms, e.type):
+            if len(terms) > 2 or self._halves_type(e.type, len(terms)):
                 return self._wrapped_sum(terms, e.type)
         l, r = self.compile(e.left), self.compile(e.right)
         if op in _COMPARE:
@@ -335,11 +335,12 @@ class ExprCompiler(WideArith, CallCompiler):
         BIGINT when it fits, else in DECIMAL(38,0) (n terms of 64 bits need 65 + log2 n
         bits, far from 38 digits)."""
         big = is_decimal(t) or t.width + len(terms).bit_length() + 1 > 63
-        if big and self._by_halves(terms, t):
-            return self._sum_by_halves([(n, self.compile(x)) for n, x in terms], t)
+        compiled = [(negated, self.compile(term)) for negated, term in terms]
+        if big and self._halves_type(t, len(terms)) and all(
+                _sql_size(sql) <= _HALVES_TERM_SIZE for _, sql in compiled):
+            return self._sum_by_halves(compiled, t)
         total = None
-        for negated, term in terms:
-            sql = self.compile(term)
+        for negated, sql in compiled:
             if big and not is_decimal(t):
                 sql = cast(sql, exp.DataType.build(self.dialect.exact_int))
             if total is None:
@@ -348,17 +349,15 @@ class ExprCompiler(WideArith, CallCompiler):
                 total = (exp.Sub if negated else exp.Add)(this=total, expression=sql)
         return self._wrap(total, t, "cast" if big else "+")
 
-    def _by_halves(self, terms: list[tuple[bool, T.TExpr]], t) -> bool:
-        """Whether this dialect sums ``terms`` of ``t`` by :meth:`_sum_by_halves`: a
-        signed<64>, or a bit<N> stored in BIGINT that could overflow it, of few and
-        small terms (each is written twice)."""
-        if not self.dialect.sums_by_halves or is_decimal(t):
+    def _halves_type(self, t, terms: int) -> bool:
+        """Whether this dialect may sum ``terms`` terms of ``t`` by
+        :meth:`_sum_by_halves`: a signed<64>, or a bit<N> stored in BIGINT that the sum
+        could overflow, of few terms (each is written three times; their SQL's size is
+        bounded where it is compiled, in :meth:`_wrapped_sum`)."""
+        if not self.dialect.sums_by_halves or is_decimal(t) or terms > _HALVES_TERMS:
             return False
-        if not (isinstance(t, TSigned) and t.width == 64
-                or isinstance(t, TBit) and t.width + len(terms).bit_length() + 1 > 63):
-            return False
-        return len(terms) <= _HALVES_TERMS and all(
-            _size(x) <= _HALVES_TERM_SIZE for _, x in terms)
+        return (isinstance(t, TSigned) and t.width == 64
+                or isinstance(t, TBit) and t.width + terms.bit_length() + 1 > 63)
 
     def _sum_by_halves(self, terms: list[tuple[bool, exp.Expression]], t) -> exp.Expression:
         """The sum of BIGINT ``terms`` modulo 2^64 in BIGINT alone: the low 32 bits of
@@ -417,15 +416,16 @@ class ExprCompiler(WideArith, CallCompiler):
         return self._wrap(out, t, "/") if isinstance(t, TSigned) else out
 
 
-# a sum by halves writes each term twice: only of a few terms of a few nodes each
+# a sum by halves writes each term three times: only of a few terms whose SQL is a few
+# nodes each (a column is 3; a term wrapped by DECIMAL remainders some 30 or more)
 _HALVES_TERMS = 16
-_HALVES_TERM_SIZE = 12
+_HALVES_TERM_SIZE = 16
 
 
-def _size(e: T.TExpr) -> int:
-    """The number of nodes of the typed expression ``e``, counted up to one past
+def _sql_size(sql: exp.Expression) -> int:
+    """The number of nodes of ``sql``, counted up to one past
     :data:`_HALVES_TERM_SIZE`."""
-    return sum(1 for _ in itertools.islice(T.subexpressions(e), _HALVES_TERM_SIZE + 1))
+    return sum(1 for _ in itertools.islice(sql.walk(), _HALVES_TERM_SIZE + 1))
 
 
 def _sum_terms(e: T.TBin) -> list[tuple[bool, T.TExpr]]:
