@@ -266,6 +266,29 @@ def test_many_new_heads_are_extended_edge_by_edge(program, engine):
         closure(chain | {(500, 501)}))
 
 
+def test_a_long_insertion_ends_in_one_recursive_query_where_the_engine_has_one(program,
+                                                                              engine):
+    """Many new heads and a chain of new paths longer than the levels run as statements
+    (closure.LEVELS_AS_STATEMENTS), where some of the paths it reaches exist already:
+    on DuckDB the rest is one recursive query, on Spark a statement per level; the
+    paths and changes are the closure's either way."""
+    from dl2sql.incremental.closure import LEVELS_AS_STATEMENTS, SPREAD_HEADS
+    n = SPREAD_HEADS + 16
+    chain = {(i, i + 1) for i in range(n)}
+    beyond = {(500 + i, 501 + i) for i in range(LEVELS_AS_STATEMENTS + 6)}
+    beyond.add((3, 500 + LEVELS_AS_STATEMENTS + 2))  # nodes 0-3 reach the end already
+    live = maintain_on(program, engine, {"Edge": sorted(chain | beyond)},
+                       choice=Choice.never())
+    changes = live.apply(insert={"Edge": [(n, 500)]})
+    after = chain | beyond | {(n, 500)}
+    assert sorted_rows(live.contents("Path")) == sorted(closure(after))
+    assert sorted_rows(changes["Path"]) == sorted(
+        (s, d, 1) for s, d in closure(after) - closure(chain | beyond))
+    assert live.last.methods["Path"] == "closure"
+    at_once = "Path__iall" in live.updater.rows
+    assert at_once == (engine.dialect == "duckdb"), live.updater.rows.keys()
+
+
 def test_spark_counts_only_what_decides(program, spark):
     """On Spark a count is a job: an update counts the tables whose size decides what
     runs next (here the input's changes), and leaves the rest for the jobs that read

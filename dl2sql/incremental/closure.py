@@ -68,6 +68,11 @@ from dl2sql.types.model import BOOL
 # breadth-first level per statement otherwise)
 SPREAD_HEADS = 64
 
+# where the engine has a recursive query, the insertion's first levels beyond the new
+# heads run as statements (each probes the closure's paths) and the rest as one query
+# (which hashes them once, the cost of about four probes): _Closure.further_at_once
+LEVELS_AS_STATEMENTS = 4
+
 # the method's reason when the check before the insertions gives up (the one after
 # them says "over-deletion too large", as DRed's)
 EARLY = "over-deletion too large before the insertions"
@@ -193,12 +198,41 @@ class _Closure:
             (self.eq(r_d, e_s),), (r_s, e_d)), (rel, "idelta"))],
             f"{rel}: new paths one edge further", subtract=("full",))
         full, added, new = b.table(rel), b.table(rel, "added"), b.table(rel, "inew")
-        keep = [Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new)]
+        start = (heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
+                               (Rename(new, b.table(rel, "ihead")),)))
+        keep = (Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new))
+        if b.policy.recursive_union:
+            # a few levels as statements, the rest at once (see further_at_once)
+            grown = self.further_at_once()
+            rest = (BySize(new, 0, (), (grown, Append(full, grown.target),
+                                        Append(added, grown.target))),)
+            for _ in range(LEVELS_AS_STATEMENTS):
+                rest = (BySize(new, 0, (), (*keep, further, *rest)),)
+        else:
+            rest = (*keep, Loop((further, *keep), (new.name,), f"insertion into {rel}"))
         # sized (a count decides) where counting costs: no edge left, nothing to insert
-        return [BySize(b.table(rel, "iedge"), 0, (), (
-            heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
-                          (Rename(new, b.table(rel, "ihead")),)),
-            *keep, Loop((further, *keep), (new.name,), f"insertion into {rel}"), *after))]
+        return [BySize(b.table(rel, "iedge"), 0, (), (*start, *rest, *after))]
+
+    def further_at_once(self) -> Materialize:
+        """The new paths ``inew`` and every path one edge further from them that is
+        not in ``P``, until none is new, as one recursive query. A level as a
+        statement probes every path of ``P`` (17 ms for 1.5 M paths on DuckDB); the
+        recursive query builds their hash table once (60-80 ms) and then costs little
+        a level: 49 levels of an insertion into a 3,000-node graph's closure took
+        0.07 s as one query against 0.8 s as statements, 2 levels 0.08 s against
+        0.025 s. Hence :data:`LEVELS_AS_STATEMENTS` first."""
+        rel = self.rel
+        e_s, e_d = self.arc(EDGE)
+        r_s, r_d = self.path(ROW)
+        o_s, o_d = self.path(OTHER)
+        base = self.rows((Source(ROW, rel, "inew"),), (), (r_s, r_d))
+        step = self.rows((Source(ROW, rel, "ifurther"), Source(EDGE, self.edge, "full")),
+                         (self.eq(r_d, e_s),), (r_s, e_d),
+                         (AntiJoin(Source(OTHER, rel, "full"),
+                                   (self.eq(o_s, r_s), self.eq(o_d, e_d))),))
+        query = RecursiveUnion(rel, table_name(rel, "ifurther"), (base,), (step,))
+        return self.made("iall", [self.part(query, (rel, "inew"))],
+                         f"{rel}: the new paths and those one edge further, until none is new")
 
     def unreached(self, paths: str) -> Rows:
         """The paths ``(a, y)`` of version ``paths`` of the closure from the source
