@@ -269,10 +269,11 @@ def test_many_new_heads_are_extended_edge_by_edge(program, engine):
 def test_a_long_insertion_ends_in_one_recursive_query_where_the_engine_has_one(program,
                                                                               engine):
     """Many new heads and a chain of new paths longer than the levels run as statements
-    (closure.LEVELS_AS_STATEMENTS), where some of the paths it reaches exist already:
+    (nodes.LEVELS_AS_STATEMENTS), where some of the paths it reaches exist already:
     on DuckDB the rest is one recursive query, on Spark a statement per level; the
     paths and changes are the closure's either way."""
-    from dl2sql.incremental.closure import LEVELS_AS_STATEMENTS, SPREAD_HEADS
+    from dl2sql.incremental.closure import SPREAD_HEADS
+    from dl2sql.incremental.nodes import LEVELS_AS_STATEMENTS
     n = SPREAD_HEADS + 16
     chain = {(i, i + 1) for i in range(n)}
     beyond = {(500 + i, 501 + i) for i in range(LEVELS_AS_STATEMENTS + 6)}

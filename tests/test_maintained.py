@@ -727,3 +727,52 @@ def _written(statements) -> list:
     from dl2sql.incremental.build import written
 
     return list(written(statements))
+
+
+COLOURED = """
+input relation Edge(s: u32, d: u32, colour: string)
+output relation Same(s: u32, d: u32, colour: string)
+Same(s, d, c) :- Edge(s, d, c).
+Same(s, d, c) :- Same(s, m, c), Edge(m, d, c).
+"""
+
+
+def _coloured(edges) -> set:
+    out = set(edges)
+    while True:
+        more = {(s, d2, c) for s, d, c in out for m, d2, c2 in edges
+                if m == d and c2 == c} - out
+        if not more:
+            return out
+        out |= more
+
+
+def test_a_long_insertion_into_a_linear_recursion(engine):
+    """A linear recursion that is no transitive closure (DRed) whose insertion finds
+    new rows many levels deep (joined chains of one colour, some rows there already):
+    on DuckDB the levels past the first few are one recursive query
+    (nodes.LEVELS_AS_STATEMENTS), on Spark statements; the contents and changes are the
+    Python closure's after each transaction, deletions included."""
+    from dl2sql.incremental.nodes import LEVELS_AS_STATEMENTS
+    n = LEVELS_AS_STATEMENTS + 8
+    red = {(i, i + 1, "red") for i in range(n)} | {(100 + i, 101 + i, "red")
+                                                    for i in range(n)}
+    blue = {(i, i + 1, "blue") for i in range(0, 2 * n, 2)}
+    edges = red | blue | {(2, 100 + n - 3, "red")}  # a shortcut: some rows exist already
+    live = maintain_on(dl2sql.compile(COLOURED), engine, {"Edge": sorted(edges)},
+                       choice=Choice.never())
+    steps = [([(n, 100, "red")], []),  # joins the two red chains
+             ([(1, 50, "blue")], [(n // 2, n // 2 + 1, "red")]),  # cuts one
+             ([(n // 2, n // 2 + 1, "red"), (100 + n, 0, "red")], [])]  # a cycle
+    for inserted, deleted in steps:
+        before = _coloured(edges)
+        changes = live.apply(insert={"Edge": inserted}, delete={"Edge": deleted})
+        edges = (edges - set(deleted)) | set(inserted)
+        after = _coloured(edges)
+        assert sorted_rows(live.contents("Same")) == sorted(after), inserted
+        assert sorted_rows(changes["Same"]) == sorted(
+            [(*r, 1) for r in after - before] + [(*r, -1) for r in before - after])
+        assert live.last.methods["Same"] == "dred"
+        if not deleted:
+            at_once = "Same__iall" in live.updater.rows
+            assert at_once == (engine.dialect == "duckdb"), live.updater.rows.keys()

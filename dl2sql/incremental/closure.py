@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from dl2sql.incremental.closure_search import search
-from dl2sql.incremental.nodes import BySize, Enough
+from dl2sql.incremental.nodes import BySize, Enough, levels_then_at_once
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Loop, Materialize, Part, Parts, Patch, RecursiveUnion,
                                Rename, Rows, Scan, Subtract, Table)
@@ -67,11 +67,6 @@ from dl2sql.types.model import BOOL
 # a nothing reaches into a large component makes a path to every node of it, one
 # breadth-first level per statement otherwise)
 SPREAD_HEADS = 64
-
-# where the engine has a recursive query, the insertion's first levels beyond the new
-# heads run as statements (each probes the closure's paths) and the rest as one query
-# (which hashes them once, the cost of about four probes): _Closure.further_at_once
-LEVELS_AS_STATEMENTS = 4
 
 # the method's reason when the check before the insertions gives up (the one after
 # them says "over-deletion too large", as DRed's)
@@ -204,10 +199,8 @@ class _Closure:
         if b.policy.recursive_union:
             # a few levels as statements, the rest at once (see further_at_once)
             grown = self.further_at_once()
-            rest = (BySize(new, 0, (), (grown, Append(full, grown.target),
-                                        Append(added, grown.target))),)
-            for _ in range(LEVELS_AS_STATEMENTS):
-                rest = (BySize(new, 0, (), (*keep, further, *rest)),)
+            rest = levels_then_at_once(new, (*keep, further), (
+                grown, Append(full, grown.target), Append(added, grown.target)))
         else:
             rest = (*keep, Loop((further, *keep), (new.name,), f"insertion into {rel}"))
         # sized (a count decides) where counting costs: no edge left, nothing to insert
@@ -220,7 +213,8 @@ class _Closure:
         recursive query builds their hash table once (60-80 ms) and then costs little
         a level: 49 levels of an insertion into a 3,000-node graph's closure took
         0.07 s as one query against 0.8 s as statements, 2 levels 0.08 s against
-        0.025 s. Hence :data:`LEVELS_AS_STATEMENTS` first."""
+        0.025 s. Hence the first levels as statements
+        (:func:`~dl2sql.incremental.nodes.levels_then_at_once`)."""
         rel = self.rel
         e_s, e_d = self.arc(EDGE)
         r_s, r_d = self.path(ROW)

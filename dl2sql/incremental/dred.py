@@ -34,13 +34,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dl2sql.incremental.nodes import BySize, OverDeletion
+from dl2sql.incremental.nodes import BySize, OverDeletion, levels_then_at_once
 from dl2sql.incremental.variants import (HEAD_ALIAS, deletion_seeds, deletion_steps,
                                          insertion_seeds, insertion_steps,
                                          rederivations)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Append, Best, Intersect, Loop, Materialize, OneAbove, Part,
-                               Parts, Patch, Rename, Rows, Scan, Subtract, Table, Union)
+                               Parts, Patch, RecursiveUnion, Rename, Rows, Scan, Subtract, Table,
+                               Union)
 from dl2sql.ra.nodes import AntiJoin, Block, RelationLayout, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL, DOUBLE
@@ -283,14 +284,40 @@ class _Stratum:
                 body += [Append(b.table(r), b.table(r, "inew")),
                          Append(b.table(r, "added"), b.table(r, "inew")),
                          Rename(b.table(r, "idelta"), b.table(r, "inew"))]
-            stmts.append(Loop(tuple(body), tuple(table_name(r, "inew") for r in rels),
-                              f"insertion into {', '.join(rels)}"))
+            at_once = self.rest_at_once()
+            if at_once is None:
+                stmts.append(Loop(tuple(body), tuple(table_name(r, "inew") for r in rels),
+                                  f"insertion into {', '.join(rels)}"))
+            else:
+                stmts += levels_then_at_once(b.table(rels[0], "idelta"), tuple(body), at_once)
         for r in rels:
             stmts.append(b.made(r, "plus", b.minus(b.scan(r, "added"), r, "del"),
                                 f"{r}: rows added"))
             stmts.append(b.made(r, "minus", b.minus(b.scan(r, "del"), r, "added"),
                                 f"{r}: rows removed"))
         return stmts
+
+    def rest_at_once(self):
+        """Where the engine has a recursive query and the stratum is one relation whose
+        rules read it once each (linear recursion): every level of the insertion
+        beyond the last new rows (``idelta``, stored already) as one query, each
+        level's rows not stored (a level as a statement probes the stored relation;
+        the query hashes it once: dl2sql.incremental.closure's further_at_once), and
+        the rows it finds stored and added; None otherwise."""
+        b, (r,) = self.b, self.rels[:1]
+        if not b.policy.recursive_union or len(self.rels) != 1 or any(
+                sum(s.relation == r for s in x.sources) > 1 for x in self.blocks[r]):
+            return None
+
+        def steps(delta: str) -> tuple:
+            return tuple(b.minus(p.query, r, "full") for x in self.blocks[r]
+                         for p in insertion_steps(x, self.members, delta))
+        query = RecursiveUnion(r, table_name(r, "ifurther"), steps("idelta"),
+                               steps("ifurther"))
+        grown = b.made(r, "iall", Parts(r, (Part(query, (table_name(r, "idelta"),)),)),
+                       f"{r}: rows derived from the last new rows, and on, until none is new")
+        return (grown, Append(b.table(r), grown.target), Append(b.table(r, "added"),
+                                                                grown.target))
 
     def born(self, r: str, version: str) -> Materialize:
         """The rows of ``r`` derived anew or put back, not stored."""

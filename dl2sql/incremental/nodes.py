@@ -68,6 +68,23 @@ class BySize:
     large: tuple
 
 
+# where the engine has a recursive query, a semi-naive insertion's first levels run as
+# statements (each probes the stored relation) and the rest, if any, as one query
+# (which hashes the stored relation once, the cost of about four probes)
+LEVELS_AS_STATEMENTS = 4
+
+
+def levels_then_at_once(table: Table, level: tuple, at_once: tuple) -> tuple:
+    """The statements that run ``level`` (one level of a semi-naive loop, leaving its
+    new rows in ``table``) while ``table`` has rows, at most
+    :data:`LEVELS_AS_STATEMENTS` times, then ``at_once`` (every further level, one
+    recursive query) if it still has some."""
+    rest = (BySize(table, 0, (), at_once),)
+    for _ in range(LEVELS_AS_STATEMENTS):
+        rest = (BySize(table, 0, (), (*level, *rest)),)
+    return rest
+
+
 @statement
 @dataclass(frozen=True)
 class DriverSearch:

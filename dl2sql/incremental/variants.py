@@ -104,13 +104,13 @@ def insertion_seeds(block: Block, members: frozenset[str]) -> list[Part]:
     return parts
 
 
-def insertion_steps(block: Block, members: frozenset[str]) -> list[Part]:
-    """Derivations that read a row the previous step added (``idelta``) to a relation
-    of the same recursive stratum."""
+def insertion_steps(block: Block, members: frozenset[str], delta: str = "idelta") -> list[Part]:
+    """Derivations that read a row the previous step added (version ``delta``) to a
+    relation of the same recursive stratum."""
     parts = []
     for i, src in enumerate(block.sources):
         if src.relation in members:
-            versions = ["idelta" if k == i else "full" for k in range(len(block.sources))]
+            versions = [delta if k == i else "full" for k in range(len(block.sources))]
             parts.append(_part(_at(block, versions)))
     return parts
 
