@@ -34,3 +34,11 @@ def test_facts_benchmark_runs(capsys):
     out = capsys.readouterr().out
     assert "compile spark" in out and "run duckdb" in out and "s/1k facts" in out
     assert "results agree between runs" in out
+
+
+def test_deep_insertion_benchmark_runs_duckdb(capsys):
+    from benchmarks import deep_insertion
+
+    assert deep_insertion.main(["--sizes", "8", "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "duckdb n=8: insertion" in out and "matched the recomputation" in out
