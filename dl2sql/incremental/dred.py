@@ -299,12 +299,12 @@ class _Stratum:
 
     def rest_at_once(self):
         """Where the engine has a recursive query and the stratum is one relation whose
-        rules read it once each (linear recursion): every level of the insertion
-        beyond the last new rows (``idelta``, stored already) as one query, each
-        level's rows not stored (a level as a statement probes the stored relation;
-        the query hashes it once: dl2sql.incremental.closure's further_at_once), and
-        the rows it finds stored and added; None otherwise."""
-        b, (r,) = self.b, self.rels[:1]
+        rules read it once each (linear recursion): the statements that find, as one
+        query, every row derived from the last new rows (``idelta``, stored already)
+        and from those in turn, each step leaving out the stored rows, and store them
+        and add them to ``added``; None otherwise. (A level as a statement probes the
+        stored relation; the query hashes it once: ``closure``'s further_at_once.)"""
+        b, r = self.b, self.rels[0]
         if not b.policy.recursive_union or len(self.rels) != 1 or any(
                 sum(s.relation == r for s in x.sources) > 1 for x in self.blocks[r]):
             return None
