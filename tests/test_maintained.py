@@ -738,13 +738,9 @@ Same(s, d, c) :- Same(s, m, c), Edge(m, d, c).
 
 
 def _coloured(edges) -> set:
-    out = set(edges)
-    while True:
-        more = {(s, d2, c) for s, d, c in out for m, d2, c2 in edges
-                if m == d and c2 == c} - out
-        if not more:
-            return out
-        out |= more
+    """``Same`` of COLOURED: the closure of each colour's edges."""
+    return {(s, d, c) for c in {e[2] for e in edges}
+            for s, d in _reach({(a, b) for a, b, k in edges if k == c})}
 
 
 def test_a_long_insertion_into_a_linear_recursion(engine):

@@ -188,19 +188,17 @@ class _Closure:
             self.part(self.rows((Source(ROW, rel, "ihead"), Source(PATH, rel, "full")),
                                 (self.eq(p_s, r_d),), (r_s, p_d)), (rel, "ihead")),
         ], f"{rel}: the new heads with every path from their end", subtract=("full",))
-        further = self.made("inew", [self.part(self.rows(
-            (Source(ROW, rel, "idelta"), Source(EDGE, self.edge, "full")),
-            (self.eq(r_d, e_s),), (r_s, e_d)), (rel, "idelta"))],
-            f"{rel}: new paths one edge further", subtract=("full",))
+        further = self.made("inew", [self.part(self.one_edge_further("idelta"),
+                                               (rel, "idelta"))],
+                            f"{rel}: new paths one edge further", subtract=("full",))
         full, added, new = b.table(rel), b.table(rel, "added"), b.table(rel, "inew")
         start = (heads, BySize(b.table(rel, "ihead"), SPREAD_HEADS, (spread,),
                                (Rename(new, b.table(rel, "ihead")),)))
         keep = (Append(full, new), Append(added, new), Rename(b.table(rel, "idelta"), new))
         if b.policy.recursive_union:
             # a few levels as statements, the rest at once (see further_at_once)
-            grown = self.further_at_once()
-            rest = levels_then_at_once(new, (*keep, further), (
-                grown, Append(full, grown.target), Append(added, grown.target)))
+            rest = levels_then_at_once(new, (*keep, further), self.further_at_once(),
+                                       (full, added))
         else:
             rest = (*keep, Loop((further, *keep), (new.name,), f"insertion into {rel}"))
         # sized (a count decides) where counting costs: no edge left, nothing to insert
@@ -216,17 +214,19 @@ class _Closure:
         0.025 s. Hence the first levels as statements
         (:func:`~dl2sql.incremental.nodes.levels_then_at_once`)."""
         rel = self.rel
-        e_s, e_d = self.arc(EDGE)
-        r_s, r_d = self.path(ROW)
-        o_s, o_d = self.path(OTHER)
-        base = self.rows((Source(ROW, rel, "inew"),), (), (r_s, r_d))
-        step = self.rows((Source(ROW, rel, "ifurther"), Source(EDGE, self.edge, "full")),
-                         (self.eq(r_d, e_s),), (r_s, e_d),
-                         (AntiJoin(Source(OTHER, rel, "full"),
-                                   (self.eq(o_s, r_s), self.eq(o_d, e_d))),))
+        base = self.rows((Source(ROW, rel, "inew"),), (), self.path(ROW))
+        step = Subtract(self.one_edge_further("ifurther"), table_name(rel),
+                        (self.first, self.second))
         query = RecursiveUnion(rel, table_name(rel, "ifurther"), (base,), (step,))
         return self.made("iall", [self.part(query, (rel, "inew"))],
                          f"{rel}: the new paths and those one edge further, until none is new")
+
+    def one_edge_further(self, version: str) -> Rows:
+        """The paths of version ``version`` of the closure, each one edge longer."""
+        e_s, e_d = self.arc(EDGE)
+        r_s, r_d = self.path(ROW)
+        return self.rows((Source(ROW, self.rel, version), Source(EDGE, self.edge, "full")),
+                         (self.eq(r_d, e_s),), (r_s, e_d))
 
     def unreached(self, paths: str) -> Rows:
         """The paths ``(a, y)`` of version ``paths`` of the closure from the source

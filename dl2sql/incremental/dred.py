@@ -289,7 +289,8 @@ class _Stratum:
                 stmts.append(Loop(tuple(body), tuple(table_name(r, "inew") for r in rels),
                                   f"insertion into {', '.join(rels)}"))
             else:
-                stmts += levels_then_at_once(b.table(rels[0], "idelta"), tuple(body), at_once)
+                stmts += levels_then_at_once(b.table(rels[0], "idelta"), tuple(body), at_once,
+                                             (b.table(rels[0]), b.table(rels[0], "added")))
         for r in rels:
             stmts.append(b.made(r, "plus", b.minus(b.scan(r, "added"), r, "del"),
                                 f"{r}: rows added"))
@@ -299,11 +300,11 @@ class _Stratum:
 
     def rest_at_once(self):
         """Where the engine has a recursive query and the stratum is one relation whose
-        rules read it once each (linear recursion): the statements that find, as one
+        rules read it once each (linear recursion): the statement that finds, as one
         query, every row derived from the last new rows (``idelta``, stored already)
-        and from those in turn, each step leaving out the stored rows, and store them
-        and add them to ``added``; None otherwise. (A level as a statement probes the
-        stored relation; the query hashes it once: ``closure``'s further_at_once.)"""
+        and from those in turn, each step leaving out the stored rows; None otherwise.
+        (A level as a statement probes the stored relation; the query hashes it once:
+        ``closure``'s further_at_once.)"""
         b, r = self.b, self.rels[0]
         if not b.policy.recursive_union or len(self.rels) != 1 or any(
                 sum(s.relation == r for s in x.sources) > 1 for x in self.blocks[r]):
@@ -314,10 +315,8 @@ class _Stratum:
                          for p in insertion_steps(x, self.members, delta))
         query = RecursiveUnion(r, table_name(r, "ifurther"), steps("idelta"),
                                steps("ifurther"))
-        grown = b.made(r, "iall", Parts(r, (Part(query, (table_name(r, "idelta"),)),)),
-                       f"{r}: rows derived from the last new rows, and on, until none is new")
-        return (grown, Append(b.table(r), grown.target), Append(b.table(r, "added"),
-                                                                grown.target))
+        return b.made(r, "iall", Parts(r, (Part(query, (table_name(r, "idelta"),)),)),
+                      f"{r}: rows derived from the last new rows, and on, until none is new")
 
     def born(self, r: str, version: str) -> Materialize:
         """The rows of ``r`` derived anew or put back, not stored."""

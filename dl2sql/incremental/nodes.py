@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from dl2sql.plan.nodes import Loop, Materialize, Refuse, Table, statement  # noqa: F401 (Refuse: one node for both plans)
+from dl2sql.plan.nodes import Append, Loop, Materialize, Refuse, Table, statement  # noqa: F401 (Refuse: one node for both plans)
 
 
 @statement
@@ -74,12 +74,14 @@ class BySize:
 LEVELS_AS_STATEMENTS = 4
 
 
-def levels_then_at_once(table: Table, level: tuple, at_once: tuple) -> tuple:
+def levels_then_at_once(table: Table, level: tuple, at_once: Materialize,
+                        into: tuple) -> tuple:
     """The statements that run ``level`` (one level of a semi-naive loop, leaving its
     new rows in ``table``) while ``table`` has rows, at most
-    :data:`LEVELS_AS_STATEMENTS` times, then ``at_once`` (every further level, one
-    recursive query) if it still has some."""
-    rest = (BySize(table, 0, (), at_once),)
+    :data:`LEVELS_AS_STATEMENTS` times, then, if it still has some, ``at_once`` (a
+    :class:`Materialize` of every further level, one recursive query) and its rows
+    appended to each table of ``into``."""
+    rest = (BySize(table, 0, (), (at_once, *(Append(t, at_once.target) for t in into))),)
     for _ in range(LEVELS_AS_STATEMENTS):
         rest = (BySize(table, 0, (), (*level, *rest)),)
     return rest
