@@ -88,7 +88,8 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
     # took 1.6 ms against 8 ms for the three queries, and at 20,000 about 9 ms
     # (docs/performance.md, run 26)
     Engine("duckdb", dialect="duckdb",
-           loops=LoopPolicy(recursive_union=True, search_on_driver_below=20_000),
+           loops=LoopPolicy(recursive_union=True, keyed_recursion=True,
+                            search_on_driver_below=20_000),
            runner_at="dl2sql.runner.duckdb_runner:open_runner",
            inputs_at="dl2sql.io.duckdb_frames:DuckDBInput",
            writer_at="dl2sql.io.duckdb_frames:write_table",

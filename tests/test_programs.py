@@ -19,12 +19,12 @@ import pytest
 from replays import CASES, PROGRAMS, compile_case, expected_dump, replay_case
 
 # maintained on Spark: closure and DRed (no path lost, rederived), recursion through
-# group_by, rules with negation, primary keys, streams, weights and delays, a
+# group_by and through min (the lattice method), rules with negation, primary keys, streams, weights and delays, a
 # transformer, semi and anti joins on nested fields of tables stored in pieces (which
 # Spark planned wrongly, see nested_negation.dl); see the module's docstring
 SPARK_MAINTAINED = ("constants", "derivation_counts", "mutual_recursion", "negation",
                     "nested_negation", "primary_key", "retract_keep", "streams",
-                    "user_transformer")
+                    "user_transformer", "lattice_paths")
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -16,9 +16,11 @@ improve; rows removed may take away the candidate a key's value came from. So:
    (:mod:`dl2sql.plan.lattice_loop`), which goes on from the stored values: its
    rounds handle only the keys that improve on what is held.
 3. **Changes.** The values gained (each key's best) and the suspects' old values give
-   the aggregate's net ``plus`` and ``minus``; the stratum's candidates and the
-   group's helper relations then follow by the delta rules of non-recursive strata
-   (:meth:`dl2sql.incremental.build._Builder.rules`, ``group``) over those changes.
+   the aggregate's net ``plus`` and ``minus``; the stratum's candidates then follow
+   by the delta rules of non-recursive strata
+   (:meth:`dl2sql.incremental.build._Builder.rules`) over those changes. The
+   ``group_by`` steps' helper relations are not kept (empty, as the evaluation leaves
+   them: only the aggregates' rules read them).
 
 A transaction that only adds finds no suspect, and is the lattice loop alone.
 """
@@ -27,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from dl2sql.incremental.nodes import Enough
 from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
@@ -89,12 +90,8 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
         stmts += _net_changes(builder, a)
     for rel in shape.candidates:
         stmts += builder.rules(rel, blocks.get(rel, []))
-    for a in shape.aggregates:
-        stmts += builder.rules(a.rows, blocks[a.rows])
-        # a give-up there would leave the aggregate patched: the groups are made again
-        # however many are touched
-        stmts += [s for s in builder.group(a.group, blocks[a.group][0])
-                  if not isinstance(s, Enough)]
+    # the group_by steps' helper relations stay empty, as the evaluation leaves them
+    # (dl2sql.plan.lattice_loop)
     assert set(group_steps) == {x for a in shape.aggregates for x in (a.rows, a.group)}
     return suspects + stmts
 

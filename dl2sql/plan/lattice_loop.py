@@ -8,7 +8,11 @@ candidates of the last round, where it beats every value ``A`` holds
 only. During the loop ``A`` keeps every value that improved on the ones before it (a
 key's best is the one that counts: the older stay, as rows of a semi-naive loop do).
 After it, each aggregate keeps its best value per key, and the other relations of the
-stratum are made once from those, as DDlog's naive iteration leaves them.
+stratum are made once from those, as DDlog's naive iteration leaves them. The helper
+relations of its ``group_by`` steps (a group's rows, the group) are left empty: only
+the aggregates' rules read them, and the loop computes the aggregates without them, so
+that storing them (a list of values per key) would cost a run and every transaction
+their upkeep for no reader.
 
 Where every rule of the stratum reads one relation of it at most (shortest paths,
 components: the common case), the candidates of a round are all the loop needs of
@@ -25,8 +29,8 @@ from __future__ import annotations
 import dl2sql.types.typed as T
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
-from dl2sql.plan.nodes import (Append, Fixpoint, Improve, Loop, Materialize, Rename, Rows,
-                               Scan, Subtract, Union)
+from dl2sql.plan.nodes import (Append, Fixpoint, Improve, KeyedRecursion, Loop, Materialize,
+                               Named, RECURSIVE_QUERY, Rename, Rows, Scan, Subtract, Union)
 
 
 def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
@@ -43,6 +47,9 @@ def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
         and all(reads(blocks[a.rows][0]) == 1 for a in shape.aggregates)
 
     keys = _keys(planner, shape)
+    if streamed and len(shape.aggregates) == 1 and planner.policy.keyed_recursion \
+            and not keys:
+        return _one_query(planner, f, shape)
 
     def table(rel: str, version: str = "full"):
         return planner.table(rel, version, keys)
@@ -83,9 +90,9 @@ def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
     for rel in shape.candidates:  # stored as the plan's relations are
         after.append(Materialize(planner.table(rel), planner.all_rules(rel),
                                  comment=f"{rel}: every rule, on the final values"))
-    for rel in f.group_steps:
-        after.append(Materialize(planner.table(rel), planner.all_rules(rel, f.bags),
-                                 comment=f"{rel}: a group_by step, on the final values"))
+    for rel in f.group_steps:  # read by the aggregates' rules only, which the loop replaced
+        after.append(Materialize(planner.table(rel), Union(rel, ()),
+                                 comment=f"{rel}: a group_by step the loop replaced, not kept"))
     order = [r for r in f.relations if r in grown]
     # as a semi-naive loop's: partitioned, a step is one job already
     steps = planner.policy.steps_per_check if not keys or planner.policy.fuse_partitioned \
@@ -94,6 +101,41 @@ def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
                 ", ".join(r for r in f.relations if r in members), steps_per_check=steps,
                 fuse_below_rows=planner.policy.fuse_below_rows if steps > 1 else float("inf"))
     return init + [loop] + after
+
+
+def _one_query(planner, f: Fixpoint, shape: Lattice) -> list:
+    """The loop of a stratum of one aggregate ``A`` whose candidates read ``A`` only as
+    one keyed recursive query (:class:`~dl2sql.plan.nodes.KeyedRecursion`): a round's
+    candidates are made inside its step from the values the last round improved
+    (``A__delta``, the query's own last rows), their best per key kept where it beats
+    the value the query holds. One query instead of a handful of statements a round;
+    its rows are each key's best already."""
+    blocks, [a] = planner.p.blocks, shape.aggregates
+    [rows] = blocks[a.rows]
+    best = a.best_of_rows((Rows(rows.with_delta(0)),), planner.columns(a.relation))
+    base, step = best, Improve(best, table_name(a.relation, "delta"),
+                               tuple(k for k, _ in a.keys), a.value[0], a.direction,
+                               recurring=True)
+    for rel in shape.candidates:  # each round's candidates, as C__delta
+        mine = blocks.get(rel, [])
+        first = Union(rel, tuple(Rows(b) for b in mine
+                                 if all(src.relation != a.relation for src in b.sources)))
+        further = Union(rel, tuple(Rows(b.with_delta(i)) for b in mine
+                                   for i, src in enumerate(b.sources)
+                                   if src.relation == a.relation), bag=True)
+        base = Named(table_name(rel, "delta"), first, base)
+        step = Named(table_name(rel, "delta"), further, step)
+    query = KeyedRecursion(a.relation, table_name(a.relation, "delta"),
+                           tuple(k for k, _ in a.keys), base, step)
+    out = [Materialize(planner.table(a.relation), query,
+                       comment=a.relation + RECURSIVE_QUERY)]
+    for rel in shape.candidates:
+        out.append(Materialize(planner.table(rel), planner.all_rules(rel),
+                               comment=f"{rel}: every rule, on the final values"))
+    for rel in f.group_steps:
+        out.append(Materialize(planner.table(rel), Union(rel, ()),
+                               comment=f"{rel}: a group_by step the query replaced, not kept"))
+    return out
 
 
 def _keys(planner, shape: Lattice) -> dict:

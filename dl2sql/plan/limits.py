@@ -96,6 +96,7 @@ def counted_policy(policy):
     """``policy`` (a :class:`~dl2sql.plan.loops.LoopPolicy`) as the limit in force
     needs it: without recursive queries, whose iterations cannot be counted, while an
     iteration limit is in force."""
-    if _MAX_ITERATIONS.get() is None or not policy.recursive_union:
+    if _MAX_ITERATIONS.get() is None or not (policy.recursive_union or
+                                             policy.keyed_recursion):
         return policy
-    return dataclasses.replace(policy, recursive_union=False)
+    return dataclasses.replace(policy, recursive_union=False, keyed_recursion=False)

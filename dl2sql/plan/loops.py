@@ -41,7 +41,7 @@ from dl2sql.plan.lattice import lattice_of
 from dl2sql.plan.lattice_loop import lattice_loop
 from dl2sql.plan.nodes import (Append, Changes, Choose, Column, Distribute, EdgeProbe,
                                Fixpoint, Load, Loop, Materialize, Plan, Rename, Rows, Scan,
-                               Subtract, Table, Union, RecursiveUnion)
+                               RECURSIVE_QUERY, Subtract, Table, Union, RecursiveUnion)
 from dl2sql.plan.partitioning import partition_keys
 from dl2sql.ra.nodes import Block, GroupBlock, RelationLayout
 from dl2sql.types.model import TSigned, TypeEnv
@@ -52,7 +52,6 @@ from dl2sql.types.model import TSigned, TypeEnv
 MAX_DOUBLING_DEGREE = 1.5
 # the end of the comment of a statement that is one recursive query (progress reports
 # name it: its iterations are the engine's, not counted)
-RECURSIVE_QUERY = ": recursive query"
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,9 @@ class LoopPolicy:
     (:mod:`dl2sql.incremental.closure_search`; 0: never).
     ``lattice``: recursion through a ``min`` or ``max`` that :mod:`dl2sql.plan.lattice`
     accepts is evaluated semi-naively as a lattice fixpoint (else, as every other
-    recursion through a ``group_by``, by naive iteration)."""
+    recursion through a ``group_by``, by naive iteration). ``keyed_recursion``: such
+    a fixpoint of one aggregate becomes one recursive query that keeps a row per key
+    (DuckDB's ``USING KEY``, :class:`~dl2sql.plan.nodes.KeyedRecursion`)."""
 
     recursive_union: bool = False
     partitioned: bool = False
@@ -87,6 +88,7 @@ class LoopPolicy:
     constant_rows: int = 0
     search_on_driver_below: int = 0
     lattice: bool = True
+    keyed_recursion: bool = False
 
 
 @dataclass(frozen=True)

@@ -124,6 +124,11 @@ class OneAbove:
     column: str
 
 
+# ends the comment of a statement that runs a whole recursion as one query (its
+# progress is reported as such, dl2sql.runner.heartbeat)
+RECURSIVE_QUERY = ": recursive query"
+
+
 @dataclass(frozen=True)
 class RecursiveUnion:
     """A linear recursive relation as one query: ``base`` rows, then ``steps`` read
@@ -134,6 +139,33 @@ class RecursiveUnion:
     name: str
     base: tuple[Rows, ...]
     steps: tuple[Rows, ...]
+
+
+@dataclass(frozen=True)
+class KeyedRecursion:
+    """A lattice loop of one aggregate as one query, on an engine whose recursive
+    query keeps one row per key (DuckDB's ``USING KEY``): ``base`` gives the first
+    values, then ``step`` the values that improve on those held, reading the last
+    round's improved rows as ``name`` and every key's value held as the query's own
+    rows so far (an :class:`Improve` with ``recurring``); a key's new row replaces its
+    old one, and the query ends with a round that improves none. Its rows are each
+    key's best value."""
+
+    relation: str
+    name: str
+    keys: tuple[str, ...]
+    base: object
+    step: object
+
+
+@dataclass(frozen=True)
+class Named:
+    """``query`` read under the table name ``name`` by ``body`` (a common table
+    expression: a loop's candidates of a round inside a :class:`KeyedRecursion`)."""
+
+    name: str
+    query: object
+    body: object
 
 
 @dataclass(frozen=True)
@@ -178,6 +210,8 @@ class Improve:
     keys: tuple[str, ...]
     value: str
     direction: str
+    # ``table`` is the rows so far of the keyed recursive query it is a step of
+    recurring: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ import threading
 import time
 from typing import Optional, TextIO
 
-from dl2sql.plan.loops import RECURSIVE_QUERY
-from dl2sql.plan.nodes import Loop, Materialize
+from dl2sql.plan.nodes import RECURSIVE_QUERY, Loop, Materialize
 
 # a run this long (seconds) is reported; ``$DL2SQL_PROGRESS_AFTER`` sets it (for tests)
 AFTER_SECONDS = 10.0

@@ -7,7 +7,7 @@ takes care of spelling when the tree is printed with ``.sql(dialect=name)``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from sqlglot import exp
 
@@ -192,8 +192,14 @@ def _new_rows(new: exp.Expression) -> exp.Select:
         exp.Subquery(this=new, alias=exp.TableAlias(this=exp.to_identifier(NEW, quoted=True))))
 
 
-def _improvement_not_exists(new: exp.Expression, old: str, keys: list[str], value: str,
-                            direction: str) -> exp.Expression:
+def _duckdb_recurring(name: str) -> exp.Table:
+    """``recurring."name"``: the rows so far of the keyed recursive query ``name``."""
+    return exp.Table(this=exp.to_identifier(name, quoted=True),
+                     db=exp.to_identifier("recurring"))
+
+
+def _improvement_not_exists(new: exp.Expression, old: str | exp.Table, keys: list[str],
+                            value: str, direction: str) -> exp.Expression:
     # DuckDB makes the correlated NOT EXISTS an anti-join on the keys that builds on
     # the smaller side, the comparison of values a condition of the join
     found = exp.Exists(this=exp.Select(expressions=[exp.Literal.number(1)]).from_(
@@ -201,8 +207,8 @@ def _improvement_not_exists(new: exp.Expression, old: str, keys: list[str], valu
     return _new_rows(new).where(exp.Not(this=found))
 
 
-def _spark_improvement(new: exp.Expression, old: str, keys: list[str], value: str,
-                       direction: str) -> exp.Expression:
+def _spark_improvement(new: exp.Expression, old: str | exp.Table, keys: list[str],
+                       value: str, direction: str) -> exp.Expression:
     # written as the anti-join it is (equal keys, the value a condition of the join),
     # as Spark's set difference is (below)
     return _new_rows(new).join(table(old, OLD), on=_beaten(new, old, keys, value, direction),
@@ -334,6 +340,9 @@ class Dialect:
     # the rows of a query (one per key) whose value beats every row of a table with
     # the same keys: (query, table, keys, value column, "min" or "max") -> query
     improvement: Callable[..., exp.Expression] = _improvement_not_exists
+    # a keyed recursive query's own rows so far, read in its step (DuckDB's
+    # ``recurring.name``); None where the dialect has no keyed recursion
+    recurring: Optional[Callable[[str], exp.Table]] = None
     # the rows of a duplicate-free query that a table also holds
     intersection: Callable[[exp.Expression, str, list[str]], exp.Expression] = _intersect
     # an expression that fails the query with the given message
@@ -396,6 +405,7 @@ DUCKDB = Dialect("duckdb", _duckdb_decimal_div,
                  hof=DUCKDB_HOF, fail=_fn("error"), difference=_duckdb_not_exists,
                  changes=_full_join_changes(exp.NullSafeEQ),
                  intersection=_duckdb_exists, lazy_udfs=True, exact_division=1e38,
+                 recurring=_duckdb_recurring,
                  checked_decimals=True, array_join=_fn("array_to_string"),
                  exact_int="HUGEINT",
                  udf_nan_is_null=True)

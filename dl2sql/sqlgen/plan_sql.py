@@ -7,8 +7,8 @@ import dataclasses
 from sqlglot import exp
 
 from dl2sql.plan.nodes import (Best, Changes, Choose, Column, Distribute, EdgeProbe, Fixpoint,
-                               Improve, Materialize, Plan, RecursiveUnion, Rows, Scan,
-                               Subtract, Table, Union)
+                               Improve, KeyedRecursion, Materialize, Named, Plan,
+                               RecursiveUnion, Rows, Scan, Subtract, Table, Union)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
@@ -95,10 +95,20 @@ class Lowering:
             return select_all(q.name).with_(
                 exp.TableAlias(this=exp.to_identifier(q.name, quoted=True), columns=columns),
                 as_=body, recursive=True)
+        if isinstance(q, KeyedRecursion):
+            return self.keyed_recursion(q)
+        if isinstance(q, Named):
+            body = self.query(q.body).with_(exp.to_identifier(q.name, quoted=True),
+                                            as_=self.query(q.query))
+            return exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+                this=body, alias=exp.TableAlias(this=exp.to_identifier("dl2sql_named"))))
         if isinstance(q, Best):
             return self.best(q)
         if isinstance(q, Improve):
-            return self.ec.dialect.improvement(self.query(q.query), q.table, list(q.keys),
+            old = q.table
+            if q.recurring:
+                old = self.ec.dialect.recurring(q.table)
+            return self.ec.dialect.improvement(self.query(q.query), old, list(q.keys),
                                                q.value, q.direction)
         if isinstance(q, EdgeProbe):
             src = exp.column(q.source, quoted=True)
@@ -107,6 +117,21 @@ class Lowering:
                 exp.alias_(exp.Count(this=exp.Distinct(expressions=[src])), "sources",
                            quoted=True)]).from_(table(q.table))
         raise TypeError(f"not a plan query: {q!r}")
+
+    def keyed_recursion(self, q: KeyedRecursion) -> exp.Expression:
+        """``WITH RECURSIVE name(columns) USING KEY (keys) AS (base UNION step)``."""
+        if self.ec.dialect.recurring is None:
+            raise ValueError(f"{self.ec.dialect.name} has no keyed recursive query")
+        base = self.query(q.base)  # first: UDFs are named in call order
+        body = exp.union(base, self.query(q.step), distinct=True)
+        columns = [exp.to_identifier(n, quoted=True)
+                   for n, _ in self.layouts[q.relation].columns]
+        cte = exp.CTE(this=body, alias=exp.TableAlias(
+            this=exp.to_identifier(q.name, quoted=True), columns=columns),
+            key_expressions=[exp.to_identifier(k, quoted=True) for k in q.keys])
+        query = select_all(q.name)
+        query.set("with_", exp.With(expressions=[cte], recursive=True))
+        return query
 
     def best(self, q: Best) -> exp.Expression:
         """``SELECT keys, MIN(value) ... GROUP BY keys`` (or ``MAX``)."""

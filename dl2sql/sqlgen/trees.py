@@ -26,9 +26,11 @@ def dot(e: exp.Expression, name: str) -> exp.Expression:
                               db=e.args.get("table"), catalog=e.args.get("db"))
     return exp.Dot(this=e, expression=exp.to_identifier(name, quoted=True))
 
-def table(name: str, alias: str | None = None) -> exp.Table:
-    """The quoted table ``name``, aliased ``alias`` where given."""
-    t = exp.Table(this=exp.to_identifier(name, quoted=True))
+def table(name: str | exp.Table, alias: str | None = None) -> exp.Table:
+    """The quoted table ``name`` (or a copy of the table given), aliased ``alias``
+    where given."""
+    t = name.copy() if isinstance(name, exp.Table) else \
+        exp.Table(this=exp.to_identifier(name, quoted=True))
     if alias:
         t.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
     return t

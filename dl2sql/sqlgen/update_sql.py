@@ -16,8 +16,8 @@ from sqlglot import exp
 from dl2sql.incremental.nodes import (CountChange, Lookup, StratumUpdate, UpdatePlan,
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
-from dl2sql.plan.nodes import (Best, Changes, Improve, Intersect, Materialize, OneAbove, Part,
-                               Parts, RecursiveUnion, Rows, Scan, Subtract)
+from dl2sql.plan.nodes import (Best, Changes, Improve, Intersect, KeyedRecursion, Materialize,
+                               OneAbove, Part, Parts, RecursiveUnion, Rows, Scan, Subtract)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.sqlgen.blocks import union_all, union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
@@ -184,7 +184,7 @@ class _UpdateLowering:
             return self.rows.rows(q.block)
         if isinstance(q, Scan):
             return select_all(q.table)
-        if isinstance(q, (RecursiveUnion, Best, Improve)):
+        if isinstance(q, (RecursiveUnion, KeyedRecursion, Best, Improve)):
             return self.rows.query(q)
         if isinstance(q, CountChange):
             return self.counts(q)
