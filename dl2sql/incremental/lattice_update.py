@@ -32,8 +32,8 @@ from typing import Optional
 from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
-from dl2sql.plan.nodes import (Append, Improve, Intersect, Loop, Materialize, Part, Parts,
-                               Patch, Rename, Rows, Scan)
+from dl2sql.plan.nodes import (Append, Improve, Intersect, KeyedRecursion, Loop, Materialize,
+                               Named, Part, Parts, Patch, Rename, Rows, Scan, Union)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -60,10 +60,8 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
     if any(k is None for k in keyed.values()):
         return None
     suspects = _suspects(builder, shape, members)
-    stmts, body, moves, swap = [], [], [], []
-    for a in shape.aggregates:
-        stmts.append(Patch(builder.table(a.relation), None,
-                           builder.table(a.relation, "suspect")))
+    stmts = [Patch(builder.table(a.relation), None, builder.table(a.relation, "suspect"))
+             for a in shape.aggregates]
     for rel in shape.candidates:
         seeds = [p for b in blocks.get(rel, []) for p in insertion_seeds(b, members)]
         seeds += [_rederived(builder, b, a, keyed[a.relation])
@@ -71,21 +69,12 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
                   if a.rows and blocks[a.rows][0].sources[0].relation == rel]
         stmts.append(builder.made(rel, "delta", Parts(rel, tuple(seeds)),
                                   f"{rel}: candidates of the suspects and of the rows added"))
-        swap.append(builder.made(rel, "delta", Parts(rel, _variants(blocks, rel, members,
-                                                                     "delta")),
-                                 f"{rel}: candidates from the improved values"))
-    for a in shape.aggregates:
-        for version in ("delta", "gained"):
-            stmts.append(Materialize(builder.table(a.relation, version), Parts(a.relation, ()),
-                                     comment=f"{a.relation}: no value gained yet"))
-        body.append(builder.made(a.relation, "new", _improved(builder, a),
-                                 f"{a.relation}: keys whose {a.direction} improved"))
-        moves.append(Append(builder.table(a.relation, "gained"),
-                            builder.table(a.relation, "new")))
-        moves.append(Rename(builder.table(a.relation, "delta"),
-                            builder.table(a.relation, "new")))
-    until = tuple(table_name(r, "new") for r in made)
-    stmts.append(Loop(tuple(body + moves + swap), until, ", ".join(made)))
+    if builder.policy.keyed_recursion and len(shape.aggregates) == 1:
+        [a] = shape.aggregates
+        stmts.append(builder.made(a.relation, "gained", _improved_at_once(builder, shape, a),
+                                  f"{a.relation}: every value gained, one recursive query"))
+    else:
+        stmts += _improvement_loop(builder, shape, members)
     for a in shape.aggregates:
         stmts += _net_changes(builder, a)
     for rel in shape.candidates:
@@ -94,6 +83,54 @@ def lattice_update(builder, shape: Lattice, group_steps: tuple[str, ...]) -> Opt
     # (dl2sql.plan.lattice_loop)
     assert set(group_steps) == {x for a in shape.aggregates for x in (a.rows, a.group)}
     return suspects + stmts
+
+
+def _improvement_loop(builder, shape: Lattice, members: frozenset) -> list:
+    """The evaluation's lattice loop from the candidates seeded (``C__delta``): each
+    round, the keys whose value improves on the one stored and on those gained so far
+    (``A__gained``)."""
+    blocks = builder.p.blocks
+    init, body, moves, swap = [], [], [], []
+    for a in shape.aggregates:
+        for version in ("delta", "gained"):
+            init.append(Materialize(builder.table(a.relation, version), Parts(a.relation, ()),
+                                    comment=f"{a.relation}: no value gained yet"))
+        body.append(builder.made(a.relation, "new", _improved(builder, a),
+                                 f"{a.relation}: keys whose {a.direction} improved"))
+        moves.append(Append(builder.table(a.relation, "gained"),
+                            builder.table(a.relation, "new")))
+        moves.append(Rename(builder.table(a.relation, "delta"),
+                            builder.table(a.relation, "new")))
+    for rel in shape.candidates:
+        swap.append(builder.made(rel, "delta", Parts(rel, _variants(blocks, rel, members,
+                                                                     "delta")),
+                                 f"{rel}: candidates from the improved values"))
+    made = [a.relation for a in shape.aggregates]
+    return init + [Loop(tuple(body + moves + swap), tuple(table_name(r, "new") for r in made),
+                        ", ".join(made))]
+
+
+def _improved_at_once(builder, shape: Lattice, a: Aggregate) -> KeyedRecursion:
+    """Every round of the loop below as one keyed recursive query (where the engine
+    has one and the stratum one aggregate): from the candidates seeded (``C__delta``),
+    each round's best per key that beats the value stored, and then the value gained
+    so far (the query's own rows); the next round's candidates made inside its step
+    from the keys the last round improved (``A__kdelta``, ``C__kdelta``). Its rows are
+    each improved key's best value gained."""
+    blocks, members = builder.p.blocks, frozenset(shape.candidates) | {a.relation}
+    [rows] = blocks[a.rows]
+    keys = tuple(k for k, _ in a.keys)
+
+    def beating_stored(version: str) -> Improve:
+        best = a.best_of_rows((Rows(_at(rows, 0, version)),), builder.columns(a.relation))
+        return Improve(best, table_name(a.relation), keys, a.value[0], a.direction)
+    name = table_name(a.relation, "kdelta")
+    step = Improve(beating_stored("kdelta"), name, keys, a.value[0], a.direction,
+                   recurring=True)
+    for rel in shape.candidates:
+        further = tuple(p.query for p in _variants(blocks, rel, members, "kdelta"))
+        step = Named(table_name(rel, "kdelta"), Union(rel, further, bag=True), step)
+    return KeyedRecursion(a.relation, name, keys, beating_stored("delta"), step)
 
 
 def _variants(blocks: dict, rel: str, members: frozenset, version: str) -> tuple:
