@@ -33,7 +33,8 @@ from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
 from dl2sql.plan.nodes import (Append, Improve, Intersect, KeyedRecursion, Loop, Materialize,
-                               Named, Part, Parts, Patch, Rename, Rows, Scan, Union)
+                               Named, Part, Parts, Patch, RecursiveUnion, Rename, Rows, Scan,
+                               Union)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -159,6 +160,10 @@ def _suspects(builder, shape: Lattice, members: frozenset) -> list:
         swap.append(builder.made(rel, "lost", Parts(rel, _variants(blocks, rel, members,
                                                                     "sdelta")),
                                  f"{rel}: candidates the suspects' values made"))
+    if builder.policy.recursive_union and len(shape.aggregates) == 1:
+        [a] = shape.aggregates
+        return stmts + [builder.made(a.relation, "suspect", _suspects_at_once(builder, shape, a),
+                                     f"{a.relation}: every suspect, one recursive query")]
     for a in shape.aggregates:
         for version in ("suspect", "sdelta"):
             stmts.append(Materialize(builder.table(a.relation, version), Parts(a.relation, ()),
@@ -181,6 +186,27 @@ def _suspects(builder, shape: Lattice, members: frozenset) -> list:
     until = tuple(table_name(a.relation, "snew") for a in shape.aggregates)
     return stmts + [Loop(tuple(body + moves + swap), until,
                          ", ".join(a.relation for a in shape.aggregates))]
+
+
+def _suspects_at_once(builder, shape: Lattice, a: Aggregate) -> RecursiveUnion:
+    """The loop above as one recursive query (where the engine has one and the stratum
+    one aggregate): the stored rows that a lost candidate (``C__lost``) equals, then,
+    step by step, those that a candidate made from the last step's suspects equals
+    (``A__ssusp``, ``C__slost`` inside the step); the union leaves out the suspects
+    found before."""
+    blocks, members = builder.p.blocks, frozenset(shape.candidates) | {a.relation}
+    [rows] = blocks[a.rows]
+    columns = builder.columns(a.relation)
+
+    def held(version: str) -> Intersect:
+        each = a.each_of_rows((Rows(_at(rows, 0, version)),), columns)
+        return Intersect(each, table_name(a.relation), columns)
+    step = held("slost")
+    for rel in shape.candidates:
+        further = tuple(p.query for p in _variants(blocks, rel, members, "ssusp"))
+        step = Named(table_name(rel, "slost"), Union(rel, further, bag=True), step)
+    return RecursiveUnion(a.relation, table_name(a.relation, "ssusp"), (held("lost"),),
+                          (step,))
 
 
 def _candidate_keys(builder, a: Aggregate) -> Optional[dict]:

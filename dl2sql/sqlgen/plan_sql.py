@@ -7,7 +7,7 @@ import dataclasses
 from sqlglot import exp
 
 from dl2sql.plan.nodes import (Best, Changes, Choose, Column, Distribute, EdgeProbe, Fixpoint,
-                               Improve, KeyedRecursion, Materialize, Named, Plan,
+                               Improve, Intersect, KeyedRecursion, Materialize, Named, Plan,
                                RecursiveUnion, Rows, Scan, Subtract, Table, Union)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
@@ -16,7 +16,7 @@ from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union
 from dl2sql.sqlgen.blocks import union_all_distinct, without_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.precedence import parenthesize
-from dl2sql.sqlgen.trees import select_all, table
+from dl2sql.sqlgen.trees import select_all, set_operand, table
 from dl2sql.sqlgen.types import sql_type
 
 
@@ -77,6 +77,9 @@ class Lowering:
                 union = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
                     this=union, alias=exp.TableAlias(this=exp.to_identifier("variants"))))
             return self.ec.dialect.difference(union, q.table, list(q.columns))
+        if isinstance(q, Intersect):
+            return self.ec.dialect.intersection(set_operand(self.query(q.query), "variants"),
+                                                q.table, list(q.columns))
         if isinstance(q, Changes):
             return self.ec.dialect.changes(q.new, q.old, list(q.columns), q.side)
         if isinstance(q, RecursiveUnion):
