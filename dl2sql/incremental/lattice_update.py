@@ -32,6 +32,7 @@ from typing import Optional
 from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
+from dl2sql.plan.lattice_loop import at_version as _at, rounds_at_once
 from dl2sql.plan.nodes import (Append, Improve, Intersect, KeyedRecursion, Loop, Materialize,
                                Named, Part, Parts, Patch, RecursiveUnion, Rename, Rows, Scan,
                                Union)
@@ -112,26 +113,15 @@ def _improvement_loop(builder, shape: Lattice, members: frozenset) -> list:
 
 
 def _improved_at_once(builder, shape: Lattice, a: Aggregate) -> KeyedRecursion:
-    """Every round of the loop below as one keyed recursive query (where the engine
-    has one and the stratum one aggregate): from the candidates seeded (``C__delta``),
-    each round's best per key that beats the value stored, and then the value gained
-    so far (the query's own rows); the next round's candidates made inside its step
-    from the keys the last round improved (``A__kdelta``, ``C__kdelta``). Its rows are
-    each improved key's best value gained."""
-    blocks, members = builder.p.blocks, frozenset(shape.candidates) | {a.relation}
-    [rows] = blocks[a.rows]
-    keys = tuple(k for k, _ in a.keys)
-
-    def beating_stored(version: str) -> Improve:
-        best = a.best_of_rows((Rows(_at(rows, 0, version)),), builder.columns(a.relation))
-        return Improve(best, table_name(a.relation), keys, a.value[0], a.direction)
-    name = table_name(a.relation, "kdelta")
-    step = Improve(beating_stored("kdelta"), name, keys, a.value[0], a.direction,
-                   recurring=True)
-    for rel in shape.candidates:
-        further = tuple(p.query for p in _variants(blocks, rel, members, "kdelta"))
-        step = Named(table_name(rel, "kdelta"), Union(rel, further, bag=True), step)
-    return KeyedRecursion(a.relation, name, keys, beating_stored("delta"), step)
+    """Every round of the loop above as one keyed recursive query (where the engine
+    has one and the stratum one aggregate), the evaluation's (``A__kdelta``,
+    ``C__kdelta`` inside it), from the best candidate seeded (``C__delta``) of each key
+    that beats the value stored; its rows are each improved key's best value gained."""
+    [rows] = builder.p.blocks[a.rows]
+    columns, stored = builder.columns(a.relation), table_name(a.relation)
+    first = Improve(a.best_of_rows((Rows(_at(rows, 0, "delta")),), columns), stored,
+                    tuple(k for k, _ in a.keys), a.value[0], a.direction)
+    return rounds_at_once(builder.p.blocks, shape, a, columns, "kdelta", first, stored)
 
 
 def _variants(blocks: dict, rel: str, members: frozenset, version: str) -> tuple:
@@ -139,12 +129,6 @@ def _variants(blocks: dict, rel: str, members: frozenset, version: str) -> tuple
     return tuple(Part(Rows(_at(b, i, version)), (table_name(src.relation, version),))
                  for b in blocks.get(rel, [])
                  for i, src in enumerate(b.sources) if src.relation in members)
-
-
-def _at(b: Block, i: int, version: str) -> Block:
-    sources = tuple(Source(s.alias, s.relation, version if k == i else s.version)
-                    for k, s in enumerate(b.sources))
-    return dataclasses.replace(b, sources=sources)
 
 
 def _suspects(builder, shape: Lattice, members: frozenset) -> list:

@@ -26,11 +26,15 @@ the values held then need no shuffle, and a round shuffles its candidates once.
 """
 from __future__ import annotations
 
+import dataclasses
+from typing import Optional
+
 import dl2sql.types.typed as T
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
 from dl2sql.plan.nodes import (Append, Fixpoint, Improve, KeyedRecursion, Loop, Materialize,
                                Named, RECURSIVE_QUERY, Rename, Rows, Scan, Subtract, Union)
+from dl2sql.ra.nodes import Block, Source
 
 
 def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
@@ -104,29 +108,19 @@ def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
 
 
 def _one_query(planner, f: Fixpoint, shape: Lattice) -> list:
-    """The loop of a stratum of one aggregate ``A`` whose candidates read ``A`` only as
-    one keyed recursive query (:class:`~dl2sql.plan.nodes.KeyedRecursion`): a round's
-    candidates are made inside its step from the values the last round improved
-    (``A__delta``, the query's own last rows), their best per key kept where it beats
-    the value the query holds. One query instead of a handful of statements a round;
-    its rows are each key's best already."""
+    """The loop of a stratum of one aggregate ``A`` whose candidates read ``A`` only, as
+    one keyed recursive query (:func:`rounds_at_once`), its first values the best of
+    the candidates of the rules that read no ``A``. One query instead of a handful of
+    statements a round; its rows are each key's best already."""
     blocks, [a] = planner.p.blocks, shape.aggregates
     [rows] = blocks[a.rows]
-    best = a.best_of_rows((Rows(rows.with_delta(0)),), planner.columns(a.relation))
-    base, step = best, Improve(best, table_name(a.relation, "delta"),
-                               tuple(k for k, _ in a.keys), a.value[0], a.direction,
-                               recurring=True)
-    for rel in shape.candidates:  # each round's candidates, as C__delta
+    first = a.best_of_rows((Rows(rows.with_delta(0)),), planner.columns(a.relation))
+    for rel in shape.candidates:  # the first round's candidates, as C__delta
         mine = blocks.get(rel, [])
-        first = Union(rel, tuple(Rows(b) for b in mine
-                                 if all(src.relation != a.relation for src in b.sources)))
-        further = Union(rel, tuple(Rows(b.with_delta(i)) for b in mine
-                                   for i, src in enumerate(b.sources)
-                                   if src.relation == a.relation), bag=True)
-        base = Named(table_name(rel, "delta"), first, base)
-        step = Named(table_name(rel, "delta"), further, step)
-    query = KeyedRecursion(a.relation, table_name(a.relation, "delta"),
-                           tuple(k for k, _ in a.keys), base, step)
+        first = Named(table_name(rel, "delta"), Union(rel, tuple(
+            Rows(b) for b in mine if all(src.relation != a.relation for src in b.sources))),
+            first)
+    query = rounds_at_once(blocks, shape, a, planner.columns(a.relation), "delta", first)
     out = [Materialize(planner.table(a.relation), query,
                        comment=a.relation + RECURSIVE_QUERY)]
     for rel in shape.candidates:
@@ -136,6 +130,36 @@ def _one_query(planner, f: Fixpoint, shape: Lattice) -> list:
         out.append(Materialize(planner.table(rel), Union(rel, ()),
                                comment=f"{rel}: a group_by step the query replaced, not kept"))
     return out
+
+
+def rounds_at_once(blocks: dict, shape: Lattice, a: Aggregate, columns: tuple[str, ...],
+                   version: str, first, stored: Optional[str] = None) -> KeyedRecursion:
+    """The rounds of a lattice loop of the one aggregate ``a`` as one keyed recursive
+    query (:class:`~dl2sql.plan.nodes.KeyedRecursion`, ``columns`` ``A``'s): after
+    ``first`` (the first values, one row per key), each round's candidates made
+    inside the step from the keys the last round improved (``A__<version>``, the
+    query's own last rows; the candidates named ``C__<version>`` there), and their
+    best per key kept where it beats the value the query holds and, where given, the
+    value of table ``stored`` (a maintained stratum's values before the transaction)."""
+    [rows] = blocks[a.rows]
+    keys = tuple(k for k, _ in a.keys)
+    best = a.best_of_rows((Rows(at_version(rows, 0, version)),), columns)
+    if stored is not None:
+        best = Improve(best, stored, keys, a.value[0], a.direction)
+    step = Improve(best, table_name(a.relation, version), keys, a.value[0], a.direction,
+                   recurring=True)
+    for rel in shape.candidates:
+        further = tuple(Rows(at_version(b, i, version)) for b in blocks.get(rel, [])
+                        for i, src in enumerate(b.sources) if src.relation == a.relation)
+        step = Named(table_name(rel, version), Union(rel, further, bag=True), step)
+    return KeyedRecursion(a.relation, table_name(a.relation, version), keys, first, step)
+
+
+def at_version(b: Block, i: int, version: str) -> Block:
+    """Rule ``b`` with its source ``i`` read at ``version``."""
+    sources = tuple(Source(s.alias, s.relation, version if k == i else s.version)
+                    for k, s in enumerate(b.sources))
+    return dataclasses.replace(b, sources=sources)
 
 
 def _keys(planner, shape: Lattice) -> dict:
