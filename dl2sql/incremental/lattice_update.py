@@ -32,10 +32,9 @@ from typing import Optional
 from dl2sql.incremental.variants import deletion_seeds, insertion_seeds
 from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
-from dl2sql.plan.lattice_loop import at_version as _at, rounds_at_once
+from dl2sql.plan.lattice_loop import rounds_at_once, with_candidates
 from dl2sql.plan.nodes import (Append, Improve, Intersect, KeyedRecursion, Loop, Materialize,
-                               Named, Part, Parts, Patch, RecursiveUnion, Rename, Rows, Scan,
-                               Union)
+                               Part, Parts, Patch, RecursiveUnion, Rename, Rows, Scan)
 from dl2sql.ra.nodes import Block, Source
 from dl2sql.types import typed as T
 from dl2sql.types.model import BOOL
@@ -119,14 +118,14 @@ def _improved_at_once(builder, shape: Lattice, a: Aggregate) -> KeyedRecursion:
     that beats the value stored; its rows are each improved key's best value gained."""
     [rows] = builder.p.blocks[a.rows]
     columns, stored = builder.columns(a.relation), table_name(a.relation)
-    first = Improve(a.best_of_rows((Rows(_at(rows, 0, "delta")),), columns), stored,
+    first = Improve(a.best_of_rows((Rows(rows.with_delta(0)),), columns), stored,
                     tuple(k for k, _ in a.keys), a.value[0], a.direction)
     return rounds_at_once(builder.p.blocks, shape, a, columns, "kdelta", first, stored)
 
 
 def _variants(blocks: dict, rel: str, members: frozenset, version: str) -> tuple:
     """``rel``'s rules, each with the stratum relation it reads at ``version``."""
-    return tuple(Part(Rows(_at(b, i, version)), (table_name(src.relation, version),))
+    return tuple(Part(Rows(b.with_version(i, version)), (table_name(src.relation, version),))
                  for b in blocks.get(rel, [])
                  for i, src in enumerate(b.sources) if src.relation in members)
 
@@ -157,7 +156,8 @@ def _suspects(builder, shape: Lattice, members: frozenset) -> list:
         # every lost candidate, not the best of them: a candidate the suspects' values
         # make along an inserted row may beat the value a key holds, and hide the lost
         # candidate that equals it (shortest paths, 100 arcs changed)
-        each = a.each_of_rows((Rows(_at(rows, 0, "lost")),), builder.columns(a.relation))
+        each = a.each_of_rows((Rows(rows.with_version(0, "lost")),),
+                              builder.columns(a.relation))
         columns = builder.columns(a.relation)
         held = Intersect(Parts(a.relation, (Part(each, (lost,)),)), table_name(a.relation),
                          columns)
@@ -178,17 +178,14 @@ def _suspects_at_once(builder, shape: Lattice, a: Aggregate) -> RecursiveUnion:
     step by step, those that a candidate made from the last step's suspects equals
     (``A__ssusp``, ``C__slost`` inside the step); the union leaves out the suspects
     found before."""
-    blocks, members = builder.p.blocks, frozenset(shape.candidates) | {a.relation}
+    blocks = builder.p.blocks
     [rows] = blocks[a.rows]
     columns = builder.columns(a.relation)
 
     def held(version: str) -> Intersect:
-        each = a.each_of_rows((Rows(_at(rows, 0, version)),), columns)
+        each = a.each_of_rows((Rows(rows.with_version(0, version)),), columns)
         return Intersect(each, table_name(a.relation), columns)
-    step = held("slost")
-    for rel in shape.candidates:
-        further = tuple(p.query for p in _variants(blocks, rel, members, "ssusp"))
-        step = Named(table_name(rel, "slost"), Union(rel, further, bag=True), step)
+    step = with_candidates(blocks, shape, a, "ssusp", "slost", held("slost"))
     return RecursiveUnion(a.relation, table_name(a.relation, "ssusp"), (held("lost"),),
                           (step,))
 

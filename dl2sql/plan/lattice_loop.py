@@ -26,7 +26,6 @@ the values held then need no shuffle, and a round shuffles its candidates once.
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Optional
 
 import dl2sql.types.typed as T
@@ -34,7 +33,6 @@ from dl2sql.plan.build import table_name
 from dl2sql.plan.lattice import Aggregate, Lattice
 from dl2sql.plan.nodes import (Append, Fixpoint, Improve, KeyedRecursion, Loop, Materialize,
                                Named, RECURSIVE_QUERY, Rename, Rows, Scan, Subtract, Union)
-from dl2sql.ra.nodes import Block, Source
 
 
 def lattice_loop(planner, f: Fixpoint, shape: Lattice) -> list:
@@ -143,23 +141,25 @@ def rounds_at_once(blocks: dict, shape: Lattice, a: Aggregate, columns: tuple[st
     value of table ``stored`` (a maintained stratum's values before the transaction)."""
     [rows] = blocks[a.rows]
     keys = tuple(k for k, _ in a.keys)
-    best = a.best_of_rows((Rows(at_version(rows, 0, version)),), columns)
+    best = a.best_of_rows((Rows(rows.with_version(0, version)),), columns)
     if stored is not None:
         best = Improve(best, stored, keys, a.value[0], a.direction)
     step = Improve(best, table_name(a.relation, version), keys, a.value[0], a.direction,
                    recurring=True)
+    return KeyedRecursion(a.relation, table_name(a.relation, version), keys, first,
+                          with_candidates(blocks, shape, a, version, version, step))
+
+
+def with_candidates(blocks: dict, shape: Lattice, a: Aggregate, reads: str, named: str,
+                    body):
+    """``body`` reading, as ``C__<named>``, each candidate relation's rows made from
+    ``A__<reads>`` by its rules that read the aggregate ``a`` (inside the step of a
+    recursive query whose rows are ``A__<reads>``)."""
     for rel in shape.candidates:
-        further = tuple(Rows(at_version(b, i, version)) for b in blocks.get(rel, [])
+        further = tuple(Rows(b.with_version(i, reads)) for b in blocks.get(rel, [])
                         for i, src in enumerate(b.sources) if src.relation == a.relation)
-        step = Named(table_name(rel, version), Union(rel, further, bag=True), step)
-    return KeyedRecursion(a.relation, table_name(a.relation, version), keys, first, step)
-
-
-def at_version(b: Block, i: int, version: str) -> Block:
-    """Rule ``b`` with its source ``i`` read at ``version``."""
-    sources = tuple(Source(s.alias, s.relation, version if k == i else s.version)
-                    for k, s in enumerate(b.sources))
-    return dataclasses.replace(b, sources=sources)
+        body = Named(table_name(rel, named), Union(rel, further, bag=True), body)
+    return body
 
 
 def _keys(planner, shape: Lattice) -> dict:

@@ -57,7 +57,11 @@ class Block:
 
     def with_delta(self, index: int) -> "Block":
         """The semi-naive variant that reads source ``index`` from its delta table."""
-        sources = tuple(Source(s.alias, s.relation, "delta" if i == index else s.version)
+        return self.with_version(index, "delta")
+
+    def with_version(self, index: int, version: str) -> "Block":
+        """The rule with its source ``index`` read at ``version``."""
+        sources = tuple(Source(s.alias, s.relation, version if i == index else s.version)
                         for i, s in enumerate(self.sources))
         return Block(self.relation, sources, self.conditions, self.antijoins, self.outputs,
                      self.span, self.unnests)
