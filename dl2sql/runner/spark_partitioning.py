@@ -18,7 +18,8 @@ session plan as before.
 
 A maintained program's transaction is planned under the same settings as a whole
 (:meth:`CoPartitioner.transacting`): its statements read few rows, and with adaptive
-execution each of their shuffles and broadcasts would be a Spark job of its own.
+execution each of their shuffles and broadcasts would be a Spark job of its own. So
+is every loop, its tables partitioned or not (:meth:`CoPartitioner.shuffling`).
 
 A checkpoint keeps its partitioning where a query reads it twice (Spark then gives
 one of the two reads fresh attributes) only if the attributes of its partitioning are
@@ -146,15 +147,18 @@ class CoPartitioner:
         return {**CO_PARTITION_CONF, "spark.sql.shuffle.partitions": str(self.partitions)}
 
     def shuffling(self):
-        """Inside this block, shuffles go into the tables' number of partitions (a loop
-        whose tables are not kept partitioned: adaptive execution stays on, but each
-        step would first shuffle into the session's partitions, 200 by default)."""
+        """Inside this block (a loop whose tables are not kept partitioned), shuffles go
+        into the tables' number of partitions (not the session's, 200 by default) and
+        queries are planned without adaptive execution. An adaptive plan runs each of
+        its shuffles and broadcasts as a Spark job of its own, also for a lazy
+        checkpoint: on a naive loop over a few rows (tests/programs
+        recursive_aggregation) 279 jobs a run against 37 without, 0.7x the time; on
+        loops over 10^4-10^6 rows (the field benchmark's cc, sssp, andersen, cspa, sg
+        on Spark) the same time either way (docs/performance.md)."""
         if self._held or self.partitions <= 0:
             return contextlib.nullcontext()
-        wanted = {"spark.sql.shuffle.partitions": str(self.partitions)}
-        if self._outside is not None:  # in a transaction: adaptive as the session is
-            wanted[ADAPTIVE] = self._outside.get(ADAPTIVE) or "true"
-        return self._applied(wanted)
+        return self._applied({"spark.sql.shuffle.partitions": str(self.partitions),
+                              ADAPTIVE: "false"})
 
     @contextlib.contextmanager
     def _applied(self, wanted: Optional[dict] = None):

@@ -2,12 +2,14 @@
 keeps its loop tables partitioned on them."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 
 import pytest
 from sqlglot import exp
 
+import dl2sql
 from dl2sql.compiler import compile_source
 from dl2sql.plan.interpret import execute
 from dl2sql.plan.nodes import Choose, Loop, Materialize
@@ -289,3 +291,61 @@ def test_spark_loop_switches_the_settings_once(spark):
         return conf.sets
 
     assert switches(3) == switches(12) > 0
+
+
+# a naive loop (recursion through a count), whose tables are not kept partitioned
+NAIVE = """
+input relation Edge(x: u32, y: u32)
+input relation Root(n: u32)
+output relation Open(n: u32)
+relation Fanin(n: u32, k: u64)
+Open(n) :- Root(n).
+Open(n) :- Fanin(n, k), k <= 1.
+Fanin(p, k) :- Open(c), Edge(c, p), var k = c.group_by(p).count_distinct().
+"""
+
+
+def test_a_loop_not_kept_partitioned_plans_without_adaptive_execution(spark, monkeypatch):
+    # with it, each shuffle and broadcast of a lazily checkpointed loop statement is a
+    # Spark job of its own (docs/performance.md); the session's value comes back after
+    from dl2sql.runner.spark_runner import SparkRunner
+
+    key = "spark.sql.adaptive.enabled"
+    seen, inside = [], []
+    looping, materialize = SparkRunner.looping, SparkRunner.materialize
+
+    @contextlib.contextmanager
+    def recording_loop(self, loop):
+        assert not self._partitioned(loop)
+        with looping(self, loop):
+            inside.append(True)
+            try:
+                yield
+            finally:
+                inside.pop()
+
+    def recording_materialize(self, *args, **kwargs):
+        seen.append((bool(inside), spark.conf.get(key)))
+        return materialize(self, *args, **kwargs)
+
+    monkeypatch.setattr(SparkRunner, "looping", recording_loop)
+    monkeypatch.setattr(SparkRunner, "materialize", recording_materialize)
+    before = spark.conf.get(key, None)
+    spark.conf.set(key, "true")
+    try:
+        program = dl2sql.compile(NAIVE)
+        inputs = {"Edge": [(1, 2), (2, 3), (4, 3), (3, 5)], "Root": [(1,), (4,)]}
+        expected = sorted(program.run(engine="duckdb", inputs=inputs)["Open"].fetchall())
+        program.close()
+        out = program.run(spark=spark, inputs=inputs, on_driver_below=0)
+        assert sorted(tuple(r) for r in out["Open"].collect()) == expected
+        program.close()
+        assert len(expected) > 2 and any(looped for looped, _ in seen)
+        assert {value for looped, value in seen if looped} == {"false"}
+        assert {value for looped, value in seen if not looped} <= {"true"}
+        assert spark.conf.get(key) == "true"
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
