@@ -2,6 +2,8 @@
 outputs, the same way for both engines."""
 from __future__ import annotations
 
+import contextlib
+
 
 def run_on(program, engine, inputs: dict) -> dict:
     """``program.run`` on the engine of runner ``engine`` (its Spark session or its
@@ -9,6 +11,21 @@ def run_on(program, engine, inputs: dict) -> dict:
     if engine.dialect == "spark":
         return program.run(spark=engine.spark, inputs=inputs)
     return program.run(engine="duckdb", con=engine.con, inputs=inputs)
+
+
+@contextlib.contextmanager
+def session_setting(spark, key: str, value: str):
+    """Spark session setting ``key`` at ``value`` inside this block, its own value (or
+    none) put back after."""
+    before = spark.conf.get(key, None)
+    spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
 
 
 def collected(frame) -> list:

@@ -9,7 +9,7 @@ import dl2sql
 from dl2sql.diagnostics import InputError, RuntimeFailure
 from dl2sql.incremental.execute import Choice
 from dl2sql.runtime.values import Record
-from engines import collected, maintain_on, sorted_rows
+from engines import collected, maintain_on, session_setting, sorted_rows
 from graphs import closure as _reach
 
 PROGRAM = """
@@ -455,9 +455,7 @@ def test_a_spark_transaction_plans_without_adaptive_execution(spark, session_val
     # own (docs/performance.md, run 24); the session's own value is put back after a
     # transaction, and after a failed one
     key = "spark.sql.adaptive.enabled"
-    before = spark.conf.get(key, None)
-    spark.conf.set(key, session_value)
-    try:
+    with session_setting(spark, key, session_value):
         program = dl2sql.compile(FAILING, extern={"check": _check})
         live = program.maintain(spark=spark, inputs={"In": [(1,), (2,)]})
         seen = []
@@ -479,11 +477,6 @@ def test_a_spark_transaction_plans_without_adaptive_execution(spark, session_val
         assert spark.conf.get(key) == session_value
         assert sorted_rows(live.contents("Out")) == [(2,), (3,)]
         live.close()
-    finally:
-        if before is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, before)
 
 
 def test_a_patched_relation_keeps_its_number_of_partitions(program, spark):

@@ -16,6 +16,7 @@ from dl2sql.plan.nodes import Choose, Loop, Materialize
 from dl2sql.plan.partitioning import hashable
 from dl2sql.engines import ENGINES
 from dl2sql.types.model import MAP, VEC, TDouble, TNamed, TSigned, TString, TTuple
+from engines import session_setting
 from std_env import std_env
 from test_runners import closure
 
@@ -330,9 +331,7 @@ def test_a_loop_not_kept_partitioned_plans_without_adaptive_execution(spark, mon
 
     monkeypatch.setattr(SparkRunner, "looping", recording_loop)
     monkeypatch.setattr(SparkRunner, "materialize", recording_materialize)
-    before = spark.conf.get(key, None)
-    spark.conf.set(key, "true")
-    try:
+    with session_setting(spark, key, "true"):
         program = dl2sql.compile(NAIVE)
         inputs = {"Edge": [(1, 2), (2, 3), (4, 3), (3, 5)], "Root": [(1,), (4,)]}
         expected = sorted(program.run(engine="duckdb", inputs=inputs)["Open"].fetchall())
@@ -344,8 +343,3 @@ def test_a_loop_not_kept_partitioned_plans_without_adaptive_execution(spark, mon
         assert {value for looped, value in seen if looped} == {"false"}
         assert {value for looped, value in seen if not looped} <= {"true"}
         assert spark.conf.get(key) == "true"
-    finally:
-        if before is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, before)
