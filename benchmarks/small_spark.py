@@ -2,7 +2,7 @@
 session it runs in, and what evaluating it on the driver saves.
 
     python -m benchmarks.small_spark [--runs 5] [--quick] [--master local[2]]
-                                     [--settle 1] [--json PATH]
+                                     [--settle 1] [--json PATH] [--only NAME,...]
     python -m benchmarks.small_spark --cli [--runs 3] [--quick] [--json PATH]
 
 Why: a user with a few hundred rows still runs dl2sql inside a Spark job; the run
@@ -25,7 +25,10 @@ rounds, the process settling before each timed run (:func:`benchmarks.scale.sett
   stratum on Spark) and a ``count()`` of each output;
 * driver: the same with the default policy (a small run evaluated by DuckDB on the
   driver, its outputs handed to Spark; ``DL2SQL_ON_DRIVER_BELOW`` is ignored here);
-* duckdb: ``Program.run(engine="duckdb")`` and ``fetchall()`` of each output.
+* duckdb: ``Program.run(engine="duckdb")`` and ``fetchall()`` of each output;
+* frames (workloads of Python rows only): driver's run with each input of rows given
+  as a DataFrame of them (``spark.createDataFrame``, made inside the timed run), as a
+  pipeline that holds its rows in DataFrames passes them.
 
 Each run's output rows (collected untimed) must equal, as sets, those of the first
 variant, or :class:`OutputsDiffer` stops the benchmark. Spark jobs are counted per run
@@ -141,9 +144,13 @@ def make_variants(spark, path, inputs) -> dict:
     import dl2sql
     from dl2sql.api.program import RowsInput
 
+    from dl2sql.runner.spark_types import schema_ddl
+
     with dl2sql.compile(path) as program:  # the floor reads rows as they are stored
         stored = {rel: RowsInput(program.compiled, program._resolve(rel), rows).as_rows()
                   for rel, rows in inputs.items() if isinstance(rows, list)}
+        tables = program.compiled.plan_for("spark").relations
+        schemas = {rel: schema_ddl(tables[program._resolve(rel)]) for rel in stored}
 
     def floor():
         spark.range(1).count()
@@ -156,12 +163,15 @@ def make_variants(spark, path, inputs) -> dict:
                 spark.read.csv(source, header=True).count()
         return 0.0, None, None
 
-    def on(**how):
+    def on(as_frames=False, **how):
         def variant():
             started = time.perf_counter()
             program = dl2sql.compile(path)
             compiled = time.perf_counter() - started
-            frames = program.run(inputs=inputs, **how)
+            given = inputs if not as_frames else {  # as a pipeline holding them has them
+                **inputs, **{rel: spark.createDataFrame(rows, schemas[rel])
+                             for rel, rows in stored.items()}}
+            frames = program.run(inputs=given, **how)
             if how.get("engine") == "duckdb":
                 return compiled, program, {rel: {norm(r) for r in f.fetchall()}
                                            for rel, f in frames.items()}
@@ -171,8 +181,11 @@ def make_variants(spark, path, inputs) -> dict:
                                        for rel, f in frames.items()}  # untimed
         return variant
 
-    return {"floor": floor, "spark": on(spark=spark, on_driver_below=0),
-            "driver": on(spark=spark), "duckdb": on(engine="duckdb")}
+    variants = {"floor": floor, "spark": on(spark=spark, on_driver_below=0),
+                "driver": on(spark=spark), "duckdb": on(engine="duckdb")}
+    if stored:  # the same rows as DataFrames of Python rows, the default policy
+        variants["frames"] = on(as_frames=True, spark=spark)
+    return variants
 
 
 def measure(spark, name, variants, reference, group) -> dict:
@@ -327,6 +340,8 @@ def main(argv=None) -> int:
     ap.add_argument("--settle", type=float, default=1.0,
                     help="seconds to settle before each timed run (0: no settling)")
     ap.add_argument("--json", default=None, metavar="PATH", help="also write the figures")
+    ap.add_argument("--only", default=None, metavar="NAME,...",
+                    help=f"these workloads only (of {', '.join(EXAMPLES + OWN)})")
     args = ap.parse_args(argv)
     os.environ.pop("DL2SQL_ON_DRIVER_BELOW", None)  # "driver" is the built-in default
     if args.runs is None:
@@ -334,7 +349,9 @@ def main(argv=None) -> int:
     if args.cli:
         out = {"cli": cli(args, EXAMPLES[:1] if args.quick else EXAMPLES)}
     else:
-        out = in_session(args, ("network", "small_org") if args.quick else EXAMPLES + OWN)
+        names = (args.only.split(",") if args.only else
+                 ("network", "small_org") if args.quick else EXAMPLES + OWN)
+        out = in_session(args, names)
         print_session(out)
     if args.json:
         with open(args.json, "w") as f:

@@ -86,17 +86,55 @@ def test_many_output_rows_cross_as_one_stored_table(spark):
     assert out["Pair"].filter("a = 3").count() == 39
 
 
-def test_runs_too_large_or_not_on_the_driver_stay_on_spark(program, spark):
+def test_runs_too_large_or_not_on_the_driver_stay_on_spark(program, spark, tmp_path):
     program.run(spark=spark, inputs=_inputs(), on_driver_below=5)
     assert not program.last_placement.on_driver
     assert "6 input rows, more than 5" in program.last_placement.reason
-    frame = spark.createDataFrame(MANAGES, "boss string, report string")
+    lines = tmp_path / "manages.txt"
+    lines.write_text("".join(f"{b} {r}\n" for b, r in MANAGES))
+    read = spark.sparkContext.textFile(str(lines)).map(lambda line: tuple(line.split()))
+    frame = spark.createDataFrame(read, "boss string, report string")  # an RDD of a file
     out = program.run(spark=spark, inputs={**_inputs(), "Manages": frame},
                       on_driver_below=1000)
     assert not program.last_placement.on_driver
     assert ("input `Manages` is not on the driver (a DataFrame whose size is not known "
-            "without a job)") in program.last_placement.reason  # an RDD of Python rows
+            "without a job)") in program.last_placement.reason
     assert ("bob", 2) in sorted_rows(out["Reports"])
+
+
+def test_frames_of_python_rows_are_counted_and_go_to_the_driver(program, spark):
+    """A DataFrame of a Python list (an RDD: Spark has no estimate of its size) holds
+    the driver's own rows: they are counted by one job, as rows given in Python. Its
+    projections, filters and unions are counted too; a join, whose rows could outgrow
+    the driver's, keeps the run on Spark."""
+    expected = _outputs(program.run(engine="duckdb", inputs=_inputs()))
+    manages = spark.createDataFrame(MANAGES, "boss string, report string")
+    grants = spark.createDataFrame(GRANTS + [("zed", "x")], "user string, team string")
+    inputs = {"Manages": manages, "Grant": grants.where("user <> 'zed'").select("user", "team")}
+    out = program.run(spark=spark, inputs=inputs, on_driver_below=1000)
+    placement = program.last_placement
+    assert placement.on_driver, placement.reason
+    assert ("6 input rows given in Python, 6 of them in DataFrames of the driver's rows "
+            "(counted)") in placement.reason  # the rows the frames give: zed filtered
+    assert _outputs(out) == expected
+    program.run(spark=spark, inputs={**inputs, "Manages": manages.union(manages)},
+                on_driver_below=8)
+    assert not program.last_placement.on_driver
+    assert ("9 input rows, 9 of them in DataFrames of the driver's rows (counted), "
+            "more than 8") in program.last_placement.reason
+    joined = manages.join(manages.selectExpr("report AS boss"), "boss")
+    out = program.run(spark=spark, inputs={**inputs, "Manages": joined}, on_driver_below=1000)
+    assert not program.last_placement.on_driver
+    assert "input `Manages` is not on the driver" in program.last_placement.reason
+    live = program.maintain(inputs=inputs, spark=spark, on_driver_below=1000)
+    assert live.placement.on_driver, live.placement.reason
+    changes = live.apply(delete={"Manages": spark.createDataFrame(
+        [("bob", "dee")], "boss string, report string")})
+    after = {"Grant": list(GRANTS), "Manages": [m for m in MANAGES if m != ("bob", "dee")]}
+    now = _outputs(program.run(engine="duckdb", inputs=after))["Reports"]
+    assert sorted_rows(live.contents("Reports")) == now
+    assert [(b, int(n), w) for b, n, w in sorted_rows(changes["Reports"])] == [
+        ("ann", 2, 1), ("ann", 3, -1), ("bob", 1, 1), ("bob", 2, -1)]
 
 
 def test_frames_and_tables_that_spark_sizes_go_to_the_driver(program, spark, tmp_path):
@@ -376,6 +414,30 @@ def test_reasons_name_the_bound_that_decided(tmp_path):
         True, "0 input rows given in Python (at most 10) and 0 bytes of input files and "
               "tables (30 bytes by the engine's estimate) (at most 40)")
     assert driver_reason({}, None) == (False, "the engine evaluates every run itself")
+
+    class Frames:  # frames of the driver's rows: those named "rows", 4 rows each
+        counted: list = []
+
+        def holds(self, source):
+            return source == "rows"
+
+        def count(self, sources):
+            self.counted.append(len(sources))
+            return 4 * len(sources)
+    frames = Frames()
+    assert driver_reason({"A": "rows", "B": "rows", "N": [(1,)]}, policy, None, frames) == (
+        True, "9 input rows given in Python, 8 of them in DataFrames of the driver's rows "
+              "(counted) (at most 10) and 0 bytes of input files (at most 40)")
+    assert frames.counted == [2], "both frames counted by one call"
+    assert driver_reason({"A": "rows", "N": [(1,)] * 11}, policy, None, frames) == (
+        False, "11 input rows, more than 10")
+    assert frames.counted == [2], "nothing counted where the other inputs do not fit"
+    assert driver_reason({"A": "rows", "B": "rows", "C": "rows"}, policy, None, frames) == (
+        False, "12 input rows, 12 of them in DataFrames of the driver's rows (counted), "
+               "more than 10")
+    assert driver_reason({"A": "rows", "E": "db.edges"}, policy, None, frames)[1] == (
+        "input `E` is not on the driver (a table or directory whose size is not known "
+        "without a job)")
     assert commands_reason(41, policy) == (False, "41 bytes of commands, more than 40")
     assert commands_reason(40, policy)[0]
     assert commands_reason(1, DriverPolicy(max_rows=0)) == (

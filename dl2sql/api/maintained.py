@@ -13,6 +13,8 @@ beyond 38 digits leaves the relations as they were, which are then stored WIDE
 """
 from __future__ import annotations
 
+import contextlib
+
 import time
 from typing import Optional
 
@@ -145,9 +147,11 @@ class Maintained:
             return changes
         if self.handover is not None:  # the last transaction's frames go
             self.handover.release()
-        # one quiet context for the transaction and its changes: entering it reaches
-        # into the JVM a few dozen times (dl2sql.runner.spark_quiet)
-        with self.runner.running():
+        # one quiet context for the transaction and its changes (and one for the frames
+        # handed over): entering it reaches into the JVM (dl2sql.runner.spark_quiet)
+        handing = (self.handover.runner.running() if self.handover is not None
+                   else contextlib.nullcontext())
+        with self.runner.running(), handing:
             self._transact(bind)
             return {rel: self.changes(rel) for rel in self.compiled.output_relations()}
 

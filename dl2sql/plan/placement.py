@@ -12,9 +12,13 @@ every program (the property and conformance tests check it), and each result row
 crosses in the normalised form both runners share (:mod:`dl2sql.runner.base`).
 
 DataFrames and catalog tables count by the engine's estimate of their bytes, which
-costs no job (the caller gives it); where the engine has none they keep the run on the
-engine: counting them would itself be a job, and reading a large one onto the driver
-is what a user with a cluster does not want. A run whose results turn out larger than
+costs no job (the caller gives it). Where the engine has none, a frame of rows the
+driver gave (``createDataFrame`` of a Python list: the rows are in the driver's memory
+already) counts as rows given in Python, all such frames counted by one job (the
+caller's :class:`DriverRows`), since a small run kept on the engine costs dozens of
+jobs; any other keeps the run on the engine: counting it would cost what reading it
+does, and reading a large one onto the driver is what a user with a cluster does not
+want. A run whose results turn out larger than
 ``max_result_rows`` is evaluated again on the engine (handing many rows over from
 Python costs more than the engine's evaluation of them).
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Protocol
 
 # the environment variable that sets ``max_rows`` for every run that does not say
 # (0: never on the driver); the test suite sets it to exercise the engines' runners
@@ -120,16 +124,30 @@ def state_reason(input_rows: int, rows: int, policy: Optional[DriverPolicy],
                   f"{policy.max_result_rows:,} and {policy.max_rows:,})")
 
 
+class DriverRows(Protocol):
+    """The engine's frames of rows the driver gave (a DataFrame of a Python list)."""
+
+    def holds(self, source) -> bool:
+        """Whether ``source`` is such a frame (no job)."""
+
+    def count(self, sources: list) -> Optional[int]:
+        """The rows of ``sources`` in all, by one job (None: not counted)."""
+
+
 def driver_reason(sources: dict, policy: Optional[DriverPolicy],
-                  estimate=None) -> tuple[bool, str]:
+                  estimate=None, driver_rows: Optional[DriverRows] = None
+                  ) -> tuple[bool, str]:
     """Whether inputs ``sources`` (relation -> rows given in Python, a path, or any
     other source) are small enough for the driver under ``policy``, and why. Any other
     source counts by ``estimate(source)``, the engine's estimate of its bytes without
-    a job (None: unknown, and the run stays on the engine), within the files' budget."""
+    a job, within the files' budget; where that is None, a frame that ``driver_rows``
+    holds counts as rows given in Python (all of them counted by one job, once the
+    other inputs fit), and any other keeps the run on the engine."""
     closed = _closed(policy)
     if closed is not None:
         return False, closed
     rows = files = frames = 0
+    counted: list = []  # frames of the driver's rows, counted last
     for rel, source in sorted(sources.items()):
         if isinstance(source, (list, tuple, set, frozenset)):
             rows += len(source)
@@ -137,16 +155,28 @@ def driver_reason(sources: dict, policy: Optional[DriverPolicy],
             files += os.path.getsize(source)
         elif source is not None:
             size = estimate(source) if estimate is not None else None
-            if size is None:
+            if size is not None:
+                frames += size
+            elif driver_rows is not None and driver_rows.holds(source):
+                counted.append(source)
+            else:
                 return False, f"input `{rel}` is not on the driver ({_kind(source)})"
-            frames += size
     if rows > policy.max_rows:
         return False, f"{rows:,} input rows, more than {policy.max_rows:,}"
     if files + frames > policy.max_file_bytes:
         what = "of input files" if not frames else "of input files and tables"
         return False, f"{files + frames:,} bytes {what}, more than {policy.max_file_bytes:,}"
-    reason = (f"{rows:,} input rows given in Python (at most {policy.max_rows:,}) and "
-              f"{files:,} bytes of input files")
+    in_frames = ""
+    if counted:
+        n = driver_rows.count(counted)
+        if n is None:
+            return False, "the engine failed to count the rows of the driver's DataFrames"
+        rows += n
+        in_frames = f", {n:,} of them in DataFrames of the driver's rows (counted)"
+        if rows > policy.max_rows:
+            return False, f"{rows:,} input rows{in_frames}, more than {policy.max_rows:,}"
+    reason = (f"{rows:,} input rows given in Python{in_frames} (at most "
+              f"{policy.max_rows:,}) and {files:,} bytes of input files")
     if frames:
         reason += f" and tables ({frames:,} bytes by the engine's estimate)"
     return True, reason + f" (at most {policy.max_file_bytes:,})"
