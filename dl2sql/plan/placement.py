@@ -18,9 +18,9 @@ already) counts as rows given in Python, all such frames counted by one job (the
 caller's :class:`DriverRows`), since a small run kept on the engine costs dozens of
 jobs; any other keeps the run on the engine: counting it would cost what reading it
 does, and reading a large one onto the driver is what a user with a cluster does not
-want. A run whose results turn out larger than
-``max_result_rows`` is evaluated again on the engine (handing many rows over from
-Python costs more than the engine's evaluation of them).
+want. A run whose results turn out larger than ``max_result_rows`` is evaluated again
+on the engine (handing many rows over from Python costs more than the engine's
+evaluation of them).
 """
 from __future__ import annotations
 
