@@ -450,3 +450,36 @@ def test_reasons_name_the_bound_that_decided(tmp_path):
     assert state_reason(5, 51, states) == (False, "a saved state of 51 rows, more than 50")
     assert state_reason(1, 1, states, remote=True) == (
         False, "a state at a Hadoop URL is read by the engine")
+
+
+def test_the_driver_policys_own_jobs_are_quiet(program, spark, monkeypatch):
+    """Counting the driver's frames and collecting the inputs the driver evaluates run
+    in dl2sql's quiet context (dl2sql.runner.spark_quiet), as its evaluation does: on a
+    user's session a slow one would otherwise draw its progress bar."""
+    import dl2sql.api.on_driver as on_driver
+    from dl2sql.io import duckdb_frames
+    from dl2sql.runner.spark_quiet import HINT_LOGGER
+
+    def level() -> str:  # ERROR while dl2sql's context is entered
+        log4j = spark.sparkContext._jvm.org.apache.logging.log4j
+        config = log4j.LogManager.getContext(False).getConfiguration()
+        return str(config.getLoggerConfig(HINT_LOGGER).getLevel())
+
+    seen = []
+
+    def spied(function, what):
+        def call(*args, **kwargs):
+            seen.append((what, level()))
+            return function(*args, **kwargs)
+        return call
+    monkeypatch.setattr(on_driver, "count_driver_rows",
+                        spied(on_driver.count_driver_rows, "count"))
+    monkeypatch.setattr(duckdb_frames, "_collected", spied(duckdb_frames._collected, "collect"))
+    outside = level()
+    frame = spark.createDataFrame(MANAGES, "boss string, report string")
+    program.run(spark=spark, inputs={"Grant": list(GRANTS), "Manages": frame},
+                on_driver_below=1000)
+    program.maintain(inputs={"Grant": list(GRANTS), "Manages": frame}, spark=spark,
+                     on_driver_below=1000)
+    assert seen == [("count", "ERROR"), ("collect", "ERROR")] * 2, (outside, seen)
+    assert level() == outside

@@ -193,18 +193,21 @@ class Program:
                                                            partitioned=False))
                  if partitions == 0 else None)
         spark = getattr(runner, "spark", None)
-        self.last_placement = placement_for(self, runner.engine, inputs or {},
-                                            on_driver_below, spark)
-        compiled = None
-        if self.last_placement.on_driver:
-            given = driver_inputs(self, inputs or {}, spark)
-            compiled = evaluate_on_driver(self, runner, given, progress,
-                                          self.last_placement.policy)
-            if compiled is None:  # too many result rows to hand over: Spark does it
-                self.last_placement = Placement(
-                    False, f"the outputs held more than "
-                           f"{self.last_placement.policy.max_result_rows:,} rows, too many "
-                           f"to hand over from the driver", runner.engine)
+        # the engine's jobs here (counting the driver's frames, collecting the inputs
+        # the driver evaluates) as quiet as an evaluation's (dl2sql.runner.spark_quiet)
+        with runner.running():
+            self.last_placement = placement_for(self, runner.engine, inputs or {},
+                                                on_driver_below, spark)
+            compiled = None
+            if self.last_placement.on_driver:
+                given = driver_inputs(self, inputs or {}, spark)
+                compiled = evaluate_on_driver(self, runner, given, progress,
+                                              self.last_placement.policy)
+                if compiled is None:  # too many result rows to hand over: Spark does it
+                    self.last_placement = Placement(
+                        False, f"the outputs held more than "
+                               f"{self.last_placement.policy.max_result_rows:,} rows, too "
+                               f"many to hand over from the driver", runner.engine)
         self.last_runner = runner
         self.last_compiled = (compiled if compiled is not None else
                               self._evaluate(runner, inputs or {}, progress, loops))
@@ -263,18 +266,20 @@ class Program:
                   if state is not None else None)
         if folder is None:
             spark = getattr(runner, "spark", None)
-            placement = (placement_for(self, runner.engine, inputs or {}, on_driver_below,
-                                       spark) if state is None or "://" not in state
-                         else Placement(False, "a state at a Hadoop URL is written by the "
-                                               "engine", runner.engine))
-            target, handover = self._placed(runner, placement)
-            if placement.on_driver:
-                inputs = driver_inputs(self, inputs or {}, spark)
-            live = speculate(self.compiled, lambda compiled: Maintained(
-                compiled, target, self.bind_inputs(inputs or {}, target.engine,
-                                                   compiled=compiled),
-                self.extern, progress, choice, program=self, handover=handover),
-                progress)[1]
+            with runner.running():  # quiet, as in _run
+                placement = (placement_for(self, runner.engine, inputs or {},
+                                           on_driver_below, spark)
+                             if state is None or "://" not in state else Placement(
+                                 False, "a state at a Hadoop URL is written by the engine",
+                                 runner.engine))
+                target, handover = self._placed(runner, placement)
+                if placement.on_driver:
+                    inputs = driver_inputs(self, inputs or {}, spark)
+                live = speculate(self.compiled, lambda compiled: Maintained(
+                    compiled, target, self.bind_inputs(inputs or {}, target.engine,
+                                                       compiled=compiled),
+                    self.extern, progress, choice, program=self, handover=handover),
+                    progress)[1]
             live.placement = placement
             return live
         if inputs:
