@@ -143,7 +143,6 @@ def make_variants(spark, path, inputs) -> dict:
     returns (compile seconds, program or None, output -> rows or a thunk of them)."""
     import dl2sql
     from dl2sql.api.program import RowsInput
-
     from dl2sql.runner.spark_types import schema_ddl
 
     with dl2sql.compile(path) as program:  # the floor reads rows as they are stored

@@ -456,8 +456,8 @@ def test_the_driver_policys_own_jobs_are_quiet(program, spark, monkeypatch):
     """Counting the driver's frames and collecting the inputs the driver evaluates run
     in dl2sql's quiet context (dl2sql.runner.spark_quiet), as its evaluation does: on a
     user's session a slow one would otherwise draw its progress bar."""
-    import dl2sql.api.on_driver as on_driver
     from dl2sql.io import duckdb_frames
+    from dl2sql.io.spark_driver_rows import SparkDriverRows
     from dl2sql.runner.spark_quiet import HINT_LOGGER
 
     def level() -> str:  # ERROR while dl2sql's context is entered
@@ -472,8 +472,7 @@ def test_the_driver_policys_own_jobs_are_quiet(program, spark, monkeypatch):
             seen.append((what, level()))
             return function(*args, **kwargs)
         return call
-    monkeypatch.setattr(on_driver, "count_driver_rows",
-                        spied(on_driver.count_driver_rows, "count"))
+    monkeypatch.setattr(SparkDriverRows, "count", spied(SparkDriverRows.count, "count"))
     monkeypatch.setattr(duckdb_frames, "_collected", spied(duckdb_frames._collected, "collect"))
     outside = level()
     frame = spark.createDataFrame(MANAGES, "boss string, report string")

@@ -14,7 +14,6 @@ beyond 38 digits leaves the relations as they were, which are then stored WIDE
 from __future__ import annotations
 
 import contextlib
-
 import time
 from typing import Optional
 

@@ -7,7 +7,7 @@ import os
 
 from dl2sql.engines import ORACLE, Settings, engine
 from dl2sql.io.duckdb_frames import can_collect
-from dl2sql.io.spark_driver_rows import count_driver_rows, holds_driver_rows
+from dl2sql.io.spark_driver_rows import SparkDriverRows
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import Table
 from dl2sql.plan.placement import (DriverPolicy, Placement, commands_reason, driver_reason,
@@ -25,24 +25,10 @@ def placement_for(program, name: str, inputs: dict, below, spark=None) -> Placem
     if spark is not None and can_collect():
         from dl2sql.io.spark_frames import estimated_bytes  # deferred: Spark's side
         estimate = functools.partial(estimated_bytes, spark)
-        driver_rows = _SparkDriverRows(spark)
+        driver_rows = SparkDriverRows(spark)
     on_driver, reason = driver_reason(_sources(program, inputs), policy, estimate,
                                       driver_rows)
     return Placement(on_driver, reason, ORACLE if on_driver else name, policy)
-
-
-class _SparkDriverRows:
-    """A classic session's DataFrames of the driver's own rows
-    (:class:`dl2sql.plan.placement.DriverRows`)."""
-
-    def __init__(self, spark):
-        self.spark = spark
-
-    def holds(self, source) -> bool:
-        return holds_driver_rows(source)
-
-    def count(self, sources: list):
-        return count_driver_rows(self.spark, sources)
 
 
 def state_placement(program, name: str, manifest: dict, directory: str, below

@@ -46,44 +46,51 @@ def _parallelized(rdd) -> bool:
     return True
 
 
-def holds_driver_rows(source) -> bool:
-    """Whether ``source`` is a classic session's DataFrame whose rows all come from the
-    driver and are at most as many as it gave (see the module docstring). Reaches into
-    the JVM a few times per plan node; runs no job."""
-    jdf = getattr(source, "_jdf", None)
-    if jdf is None:
-        return False
-    try:
-        pending = [jdf.queryExecution().optimizedPlan()]
-        while pending:
-            node = pending.pop()
-            name = node.getClass().getSimpleName()
-            children = _seq(node.children())
-            if children:
-                if name not in _ROWWISE:
-                    return False
-                pending.extend(children)
-            elif name == "LogicalRDD":
-                if not _parallelized(node.rdd()):
-                    return False
-            elif name not in _DRIVER_LEAVES:
-                return False
-    except Exception:  # a plan this code does not know: not counted
-        return False
-    return True
+class SparkDriverRows:
+    """A classic session's DataFrames of the driver's own rows, as the driver policy
+    asks about them (:class:`dl2sql.plan.placement.DriverRows`)."""
 
+    def __init__(self, spark):
+        self.spark = spark
 
-def count_driver_rows(spark, sources: list) -> Optional[int]:
-    """The rows of ``sources`` (each :func:`holds_driver_rows`) in all, counted by one
-    Spark job over the union of their rows; None where Spark fails to count them."""
-    try:
-        rdds = [s._jdf.queryExecution().toRdd().toJavaRDD() for s in sources]
-        if len(rdds) == 1:
-            return int(rdds[0].count())
-        gateway = spark.sparkContext._gateway
-        array = gateway.new_array(gateway.jvm.org.apache.spark.api.java.JavaRDD, len(rdds))
-        for i, rdd in enumerate(rdds):
-            array[i] = rdd
-        return int(spark.sparkContext._jsc.union(array).count())
-    except Exception:
-        return None
+    def holds(self, source) -> bool:
+        """Whether ``source`` is a classic session's DataFrame whose rows all come from
+        the driver and are at most as many as it gave (see the module docstring).
+        Reaches into the JVM a few times per plan node; runs no job."""
+        jdf = getattr(source, "_jdf", None)
+        if jdf is None:
+            return False
+        try:
+            pending = [jdf.queryExecution().optimizedPlan()]
+            while pending:
+                node = pending.pop()
+                name = node.getClass().getSimpleName()
+                children = _seq(node.children())
+                if children:
+                    if name not in _ROWWISE:
+                        return False
+                    pending.extend(children)
+                elif name == "LogicalRDD":
+                    if not _parallelized(node.rdd()):
+                        return False
+                elif name not in _DRIVER_LEAVES:
+                    return False
+        except Exception:  # a plan this code does not know: not counted
+            return False
+        return True
+
+    def count(self, sources: list) -> Optional[int]:
+        """The rows of ``sources`` (each one it :meth:`holds`) in all, counted by one
+        Spark job over the union of their rows; None where Spark fails to count them."""
+        try:
+            rdds = [s._jdf.queryExecution().toRdd().toJavaRDD() for s in sources]
+            if len(rdds) == 1:
+                return int(rdds[0].count())
+            gateway = self.spark.sparkContext._gateway
+            array = gateway.new_array(gateway.jvm.org.apache.spark.api.java.JavaRDD,
+                                      len(rdds))
+            for i, rdd in enumerate(rdds):
+                array[i] = rdd
+            return int(self.spark.sparkContext._jsc.union(array).count())
+        except Exception:
+            return None
