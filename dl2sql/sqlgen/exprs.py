@@ -13,6 +13,7 @@ from dl2sql.ra.inline import has_effects
 from dl2sql.ra.patterns import conjunction, match_pattern
 from dl2sql.sqlgen.calls import CallCompiler
 from dl2sql.sqlgen.dialects import SPARK, Dialect
+from dl2sql.sqlgen.int_ranges import exact_range, value_range, within
 from dl2sql.sqlgen.int_wrap import widen, wrap
 from dl2sql.sqlgen.wide_ints import representation
 from dl2sql.sqlgen.wide_arith import WideArith, guarded
@@ -269,6 +270,9 @@ class ExprCompiler(WideArith, CallCompiler):
         inner = self.compile(e.expr)
         if isinstance(dst, (TFloat, TDouble)) or isinstance(src, (TFloat, TDouble)):
             return cast(inner, sql_type(dst, self.env))
+        if within(value_range(e.expr), dst):  # every value kept: nothing to wrap
+            same = sql_type(src, self.env) == sql_type(dst, self.env)
+            return inner if same else cast(inner, sql_type(dst, self.env))
         exact = exp.DataType.build(self.dialect.exact_int)
         return self._wrap(cast(inner, exact), dst, "cast")
 
@@ -278,6 +282,11 @@ class ExprCompiler(WideArith, CallCompiler):
             return self.udf_expr(e)  # interned strings order by their hash
         if guarded(e):
             return self.wide_guarded(e)
+        if op in ("+", "-", "*") and within(exact_range(e), e.type):
+            # never wraps: the operands' SQL type holds the result (BIGINT, or
+            # DECIMAL(38,0) for a bit<64>)
+            node = {"+": exp.Add, "-": exp.Sub, "*": exp.Mul}[op]
+            return node(this=self.compile(e.left), expression=self.compile(e.right))
         if op in ("+", "-") and isinstance(e.type, (TBit, TSigned)) and not is_wide(e.type):
             terms = _sum_terms(e)
             if len(terms) > 2 or self._halves_type(e.type, len(terms)):

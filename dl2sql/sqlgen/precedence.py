@@ -51,6 +51,11 @@ def needs_parentheses(parent: exp.Expression, slot: str, child: exp.Expression) 
     inner = level(child)
     if inner == 0:
         return False
+    if isinstance(child, exp.BitwiseNot):
+        # DuckDB (like PostgreSQL) reads a prefix ``~`` as reaching over the operators
+        # after it (``~a + b`` is ``~(a + b)``), Spark as binding tightest: as an
+        # operand it is one term in both only in parentheses
+        return True
     if isinstance(parent, (exp.Dot, exp.Bracket)):  # postfix: the operand is one term
         return True
     outer = level(parent)

@@ -35,9 +35,19 @@ def _printed(tree: exp.Expression, dialect: str) -> str:
     (exp.Or(this=exp.And(this=TRUE, expression=TRUE), expression=TRUE), "TRUE AND TRUE OR TRUE"),
     (exp.And(this=exp.Or(this=TRUE, expression=TRUE), expression=TRUE), "(TRUE OR TRUE) AND TRUE"),
     (exp.Neg(this=exp.Sub(this=A, expression=B)), "-(6 - 3)"),
+    # DuckDB reads ``~6 + 3`` as ``~(6 + 3)``, Spark as ``(~6) + 3``
+    (exp.Add(this=exp.BitwiseNot(this=A), expression=B), "(~6) + 3"),
+    (exp.Mul(this=B, expression=exp.BitwiseNot(this=A)), "3 * (~6)"),
 ])
 def test_parentheses_where_precedence_needs_them(tree, text, dialect) -> None:
     assert _printed(tree, dialect) == text
+
+
+def test_a_bitwise_not_then_a_sum_means_the_tree_on_duckdb() -> None:
+    # the operand of ``*`` followed by ``+``: unparenthesized, DuckDB computed
+    # 3 * ~(6 + 5) = -36 where the tree means 3 * ~6 + 5 = -16
+    tree = exp.Add(this=exp.Mul(this=B, expression=exp.BitwiseNot(this=A)), expression=C)
+    assert duckdb.sql(f"SELECT {_printed(tree, 'duckdb')}").fetchall() == [(3 * ~6 + 5,)]
 
 
 def test_postfix_field_access_of_an_operator() -> None:

@@ -18,15 +18,7 @@ WITH RECURSIVE "Shapes__delta"("n", "big", "wide", "tags", "seen", "o", "d") AS 
     CAST("t1"."wide" * CAST(2 AS DECIMAL(38, 0)) AS DECIMAL(38, 0)) AS "wide",
     DL2SQL_5FF30C76_UDF_1("t1"."tags", 't' || CAST("t1"."n" AS TEXT)) AS "tags",
     DL2SQL_5FF30C76_UDF_2("t1"."seen", 'k' || CAST("t1"."n" AS TEXT), "t1"."n") AS "seen",
-    {'tag': CAST(1 AS BIGINT), 'Some_x': CAST((
-      (
-        CAST(CAST((
-          (
-            CAST(CAST(CAST("t1"."n" AS INT128) & 18446744073709551615 AS DECIMAL(38, 0)) AS INT128) + 9223372036854775808
-          ) & 18446744073709551615
-        ) - 9223372036854775808 AS BIGINT) AS INT128) - CAST(CAST(5 AS BIGINT) AS INT128) + 9223372036854775808
-      ) & 18446744073709551615
-    ) - 9223372036854775808 AS BIGINT)} AS "o",
+    {'tag': CAST(1 AS BIGINT), 'Some_x': CAST(CAST("t1"."n" AS DECIMAL(38, 0)) AS BIGINT) - CAST(5 AS BIGINT)} AS "o",
     "t1"."d" * CAST(3.0 AS DOUBLE) AS "d"
   FROM "Shapes__delta" AS "t1"
   WHERE

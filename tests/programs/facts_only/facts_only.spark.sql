@@ -44,9 +44,7 @@ SELECT
   FALSE AS `b`
 UNION
 SELECT
-  (
-    CAST(1 AS BIGINT) + CAST(2 AS BIGINT)
-  ) & 4294967295 AS `n`,
+  CAST(1 AS BIGINT) + CAST(2 AS BIGINT) AS `n`,
   CONCAT('th', 'ree') AS `s`,
   NOT FALSE AS `b`;
 -- ddlog_std::Singleton

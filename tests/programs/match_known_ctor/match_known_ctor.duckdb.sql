@@ -22,9 +22,7 @@ SELECT
   FALSE AS "zero"
 UNION
 SELECT
-  'both v4 ' || CAST((
-    CAST(1 AS BIGINT) + CAST(2 AS BIGINT)
-  ) & 4294967295 AS TEXT) AS "text",
+  'both v4 ' || CAST(CAST(1 AS BIGINT) + CAST(2 AS BIGINT) AS TEXT) AS "text",
   FALSE AS "zero"
 UNION
 SELECT

@@ -22,12 +22,7 @@ SELECT
   FALSE AS `zero`
 UNION
 SELECT
-  CONCAT(
-    'both v4 ',
-    CAST((
-      CAST(1 AS BIGINT) + CAST(2 AS BIGINT)
-    ) & 4294967295 AS STRING)
-  ) AS `text`,
+  CONCAT('both v4 ', CAST(CAST(1 AS BIGINT) + CAST(2 AS BIGINT) AS STRING)) AS `text`,
   FALSE AS `zero`
 UNION
 SELECT

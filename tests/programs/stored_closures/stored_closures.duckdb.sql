@@ -6,7 +6,7 @@ FROM "Extra" AS "t1"
 CROSS JOIN "Arg" AS "t2"
 UNION
 SELECT
-  {'tag': CAST(1 AS BIGINT), 'lambda0_k': CAST(0 AS DECIMAL(38, 0)), 'lambda1_k': CAST(CAST("t1"."k" AS INT128) & 18446744073709551615 AS DECIMAL(38, 0))} AS "f"
+  {'tag': CAST(1 AS BIGINT), 'lambda0_k': CAST(0 AS DECIMAL(38, 0)), 'lambda1_k': CAST("t1"."k" AS DECIMAL(38, 0))} AS "f"
 FROM "Offset" AS "t1";
 -- Adders__group1_rows
 CREATE OR REPLACE TEMPORARY VIEW "Adders__group1_rows" AS
@@ -27,8 +27,8 @@ SELECT DISTINCT
   CAST(LEN("t1"."g"."vals") AS DECIMAL(38, 0)) AS "count",
   CASE
     WHEN LIST_EXTRACT("t1"."g"."vals", 1)."tag" = 0
-    THEN CAST(CAST(CAST(0 AS DECIMAL(38, 0)) + LIST_EXTRACT("t1"."g"."vals", 1)."lambda0_k" AS INT128) & 18446744073709551615 AS DECIMAL(38, 0))
-    ELSE CAST(CAST(CAST(0 AS DECIMAL(38, 0)) + LIST_EXTRACT("t1"."g"."vals", 1)."lambda1_k" AS INT128) & 18446744073709551615 AS DECIMAL(38, 0))
+    THEN CAST(0 AS DECIMAL(38, 0)) + LIST_EXTRACT("t1"."g"."vals", 1)."lambda0_k"
+    ELSE CAST(0 AS DECIMAL(38, 0)) + LIST_EXTRACT("t1"."g"."vals", 1)."lambda1_k"
   END AS "least",
   LIST_EXTRACT("t1"."g"."vals", 1) = LIST_EXTRACT("t1"."g"."vals", 1) AS "same"
 FROM "Adders__group1" AS "t1";
@@ -56,21 +56,17 @@ FROM "Fn" AS "t1";
 CREATE OR REPLACE TEMPORARY VIEW "ShiftedAt" AS
 SELECT DISTINCT
   "t1"."name",
-  CAST(CAST(CAST(CAST(CASE
+  CAST(CASE
     WHEN "t1"."f"."f"."tag" = 0
-    THEN CAST((
-      CAST(CAST(3 AS BIGINT) AS INT128) * CAST(CAST(2 AS BIGINT) AS INT128)
-    ) & 4294967295 AS BIGINT)
+    THEN CAST(3 AS BIGINT) * CAST(2 AS BIGINT)
     ELSE CASE
       WHEN "t1"."f"."f"."tag" = 1
-      THEN CAST((
-        CAST(CAST(3 AS BIGINT) AS INT128) * CAST(CAST(3 AS BIGINT) AS INT128)
-      ) & 4294967295 AS BIGINT)
+      THEN CAST(3 AS BIGINT) * CAST(3 AS BIGINT)
       ELSE (
         CAST(3 AS BIGINT) + "t1"."f"."f"."lambda2_k"
       ) & 4294967295
     END
-  END AS INT128) & 18446744073709551615 AS DECIMAL(38, 0)) + CAST(1000 AS DECIMAL(38, 0)) AS INT128) & 18446744073709551615 AS DECIMAL(38, 0)) AS "y"
+  END AS DECIMAL(38, 0)) + CAST(1000 AS DECIMAL(38, 0)) AS "y"
 FROM "Shifted" AS "t1";
 -- Mapped
 CREATE OR REPLACE TEMPORARY VIEW "Mapped" AS

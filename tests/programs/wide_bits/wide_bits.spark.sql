@@ -8,14 +8,18 @@ SELECT DISTINCT
       SHIFTLEFT(
         (
           (
-            SHIFTRIGHT(~`t1`.`x`, 32)
+            SHIFTRIGHT((
+              ~`t1`.`x`
+            ), 32)
           ) + (
             SHIFTRIGHT(CAST(1 AS BIGINT), 32)
           ) + (
             SHIFTRIGHT(
               (
                 (
-                  ~`t1`.`x` & 4294967295
+                  (
+                    ~`t1`.`x`
+                  ) & 4294967295
                 ) + (
                   CAST(1 AS BIGINT) & 4294967295
                 )
@@ -29,7 +33,9 @@ SELECT DISTINCT
     ) | (
       (
         (
-          ~`t1`.`x` & 4294967295
+          (
+            ~`t1`.`x`
+          ) & 4294967295
         ) + (
           CAST(1 AS BIGINT) & 4294967295
         )
