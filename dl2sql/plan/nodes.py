@@ -141,6 +141,42 @@ class RecursiveUnion:
     steps: tuple[Rows, ...]
 
 
+# the column that says which relation a row of a TaggedRecursion belongs to
+TAG = "dl2sql_tag"
+
+
+@dataclass(frozen=True)
+class TaggedRecursion:
+    """Linear mutually recursive relations as one query: each row tagged with the
+    index of its relation in ``relations`` (column :data:`TAG`), beside the columns
+    of every relation (``r<index>_<column>``, NULL but for its own). ``base`` and
+    ``steps`` are (index, rows) of one relation; the steps read each relation's rows
+    found in the last round as its delta table (``R__delta``), until none is new (the
+    engine's recursive union does the semi-naive evaluation). :class:`Untagged` reads
+    one relation's rows back."""
+
+    name: str
+    relations: tuple[str, ...]
+    base: tuple[tuple[int, Rows], ...]
+    steps: tuple[tuple[int, Rows], ...]
+
+
+@dataclass(frozen=True)
+class Untagged:
+    """The rows of ``relations[index]`` in ``table``, a :class:`TaggedRecursion`'s
+    result, under that relation's own column names."""
+
+    table: str
+    relation: str
+    index: int
+
+
+def tagged_column(index: int, column: str) -> str:
+    """The name of column ``column`` of the ``index``-th relation of a
+    :class:`TaggedRecursion`."""
+    return f"r{index}_{column}"
+
+
 @dataclass(frozen=True)
 class KeyedRecursion:
     """A lattice loop of one aggregate as one query, on an engine whose recursive

@@ -6,9 +6,10 @@ import dataclasses
 
 from sqlglot import exp
 
-from dl2sql.plan.nodes import (Best, Changes, Choose, Column, Distribute, EdgeProbe, Fixpoint,
-                               Improve, Intersect, KeyedRecursion, Materialize, Named, Plan,
-                               RecursiveUnion, Rows, Scan, Subtract, Table, Union)
+from dl2sql.plan.nodes import (TAG, Best, Changes, Choose, Column, Distribute, EdgeProbe,
+                               Fixpoint, Improve, Intersect, KeyedRecursion, Materialize, Named,
+                               Plan, RecursiveUnion, Rows, Scan, Subtract, Table,
+                               TaggedRecursion, Union, Untagged, tagged_column)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.plan.build import table_name
 from dl2sql.ra.nodes import GroupBlock, RelationLayout
@@ -16,7 +17,7 @@ from dl2sql.sqlgen.blocks import block_select, empty_select, group_select, union
 from dl2sql.sqlgen.blocks import union_all_distinct, without_distinct
 from dl2sql.sqlgen.exprs import ExprCompiler
 from dl2sql.sqlgen.precedence import parenthesize
-from dl2sql.sqlgen.trees import select_all, set_operand, table
+from dl2sql.sqlgen.trees import cast, select_all, set_operand, table
 from dl2sql.sqlgen.types import sql_type
 
 
@@ -100,6 +101,14 @@ class Lowering:
                 as_=body, recursive=True)
         if isinstance(q, KeyedRecursion):
             return self.keyed_recursion(q)
+        if isinstance(q, TaggedRecursion):
+            return self.tagged_recursion(q)
+        if isinstance(q, Untagged):
+            index, layout = q.index, self.layouts[q.relation]
+            return exp.Select(expressions=[
+                exp.alias_(exp.column(tagged_column(index, n), quoted=True), n, quoted=True)
+                for n, _ in layout.columns]).from_(table(q.table)).where(exp.EQ(
+                    this=exp.column(TAG, quoted=True), expression=exp.Literal.number(index)))
         if isinstance(q, Named):
             body = self.query(q.body).with_(exp.to_identifier(q.name, quoted=True),
                                             as_=self.query(q.query))
@@ -135,6 +144,40 @@ class Lowering:
         query = select_all(q.name)
         query.set("with_", exp.With(expressions=[cte], recursive=True))
         return query
+
+    def tagged_recursion(self, q: TaggedRecursion) -> exp.Expression:
+        """``WITH RECURSIVE name(tag, columns) AS (base UNION step)``, each part's rows
+        tagged and set in their relation's columns; the step a union of the relations'
+        recursive rules over common table expressions ``R__delta`` that read each
+        relation's rows of the last round from ``name`` (DuckDB binds the recursive
+        reference in the last term of the union only)."""
+        names = [(i, n, t) for i, rel in enumerate(q.relations)
+                 for n, t in self.layouts[rel].columns]
+
+        def tagged(index: int, rows: exp.Expression) -> exp.Expression:
+            part = exp.Subquery(this=without_distinct(rows),
+                                alias=exp.TableAlias(this=exp.to_identifier("dl2sql_part")))
+            columns = [exp.alias_(exp.Literal.number(index), TAG, quoted=True)] + [
+                exp.alias_(exp.column(n, "dl2sql_part", quoted=True) if i == index
+                           else cast(exp.Null(), sql_type(t, self.ec.env)),
+                           tagged_column(i, n), quoted=True) for i, n, t in names]
+            return exp.Select(expressions=columns).from_(part)
+
+        base = [tagged(i, self.query(r)) for i, r in q.base]  # first: UDFs in call order
+        steps = union_all_distinct([tagged(i, self.query(r)) for i, r in q.steps])
+        if not isinstance(steps, exp.Select):  # the WITH on a union of SELECTs
+            steps = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+                this=steps, alias=exp.TableAlias(this=exp.to_identifier("rules"))))
+        for index, rel in enumerate(q.relations):
+            steps = steps.with_(exp.to_identifier(table_name(rel, "delta"), quoted=True),
+                                as_=self.query(Untagged(q.name, rel, index)))
+        step = exp.Select(expressions=[exp.Star()]).from_(exp.Subquery(
+            this=steps, alias=exp.TableAlias(this=exp.to_identifier("steps", quoted=True))))
+        columns = [exp.to_identifier(TAG, quoted=True)] + [
+            exp.to_identifier(tagged_column(i, n), quoted=True) for i, n, _ in names]
+        return select_all(q.name).with_(
+            exp.TableAlias(this=exp.to_identifier(q.name, quoted=True), columns=columns),
+            as_=union_all_distinct(base + [step]), recursive=True)
 
     def best(self, q: Best) -> exp.Expression:
         """``SELECT keys, MIN(value) ... GROUP BY keys`` (or ``MAX``)."""

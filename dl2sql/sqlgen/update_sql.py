@@ -17,7 +17,8 @@ from dl2sql.incremental.nodes import (CountChange, Lookup, StratumUpdate, Update
                                       VariantsOnDriver)
 from dl2sql.plan.build import table_name
 from dl2sql.plan.nodes import (Best, Changes, Improve, Intersect, KeyedRecursion, Materialize,
-                               OneAbove, Part, Parts, RecursiveUnion, Rows, Scan, Subtract)
+                               OneAbove, Part, Parts, RecursiveUnion, Rows, Scan, Subtract,
+                               TaggedRecursion, Untagged)
 from dl2sql.plan.statements import is_statement, map_statement
 from dl2sql.sqlgen.blocks import union_all, union_all_distinct
 from dl2sql.sqlgen.dialects import Dialect
@@ -184,7 +185,8 @@ class _UpdateLowering:
             return self.rows.rows(q.block)
         if isinstance(q, Scan):
             return select_all(q.table)
-        if isinstance(q, (RecursiveUnion, KeyedRecursion, Best, Improve)):
+        if isinstance(q, (RecursiveUnion, KeyedRecursion, TaggedRecursion, Untagged, Best,
+                          Improve)):
             return self.rows.query(q)
         if isinstance(q, CountChange):
             return self.counts(q)

@@ -8,7 +8,8 @@ from dl2sql.compiler import compile_source
 from dl2sql.compiler.emit import emit
 from dl2sql.engines import ENGINES
 from dl2sql.plan.loops import LoopPolicy
-from dl2sql.plan.nodes import Choose, Distribute, Fixpoint, Loop, Materialize, RecursiveUnion
+from dl2sql.plan.nodes import (Choose, Distribute, Fixpoint, Loop, Materialize, RecursiveUnion,
+                               TaggedRecursion, Untagged)
 
 TC = """
 input relation Edge(x: s64, y: s64)
@@ -47,6 +48,58 @@ def test_duckdb_evaluates_a_linear_relation_as_one_recursive_query():
     # a non-linear one loops, one step per check, nothing partitioned
     loops = [s for s in _walk(_statements(NON_LINEAR, "duckdb")) if isinstance(s, Loop)]
     assert [(l.steps_per_check, l.fuse_below_rows) for l in loops] == [(1, float("inf"))]
+
+
+# mutual recursion of two relations of different columns, one of them with no rule of
+# its own outside the stratum, and a string column beside integers
+MUTUAL = """
+input relation Copy(dst: u32, src: u32)
+input relation Points(ptr: u32, cell: u32, name: string)
+output relation Flow(src: u32, dst: u32)
+output relation Alias(a: u32, b: u32, why: string)
+Flow(s, d) :- Copy(d, s).
+Flow(s, d) :- Flow(s, m), Copy(d, m).
+Flow(a, b) :- Alias(a, b, _).
+Alias(a, b, "${n}~${m}") :- Points(p, a, n), Flow(p, q), Points(q, b, m), a != b.
+"""
+
+
+def test_duckdb_evaluates_linear_mutual_recursion_as_one_tagged_query():
+    stmts = _statements(MUTUAL, "duckdb")
+    (tagged,) = [s for s in stmts if isinstance(s, Materialize)
+                 and isinstance(s.query, TaggedRecursion)]
+    assert tagged.query.relations == ("Alias", "Flow")
+    assert sorted((s.target.name, s.query.relation) for s in stmts
+                  if isinstance(s, Materialize) and isinstance(s.query, Untagged)) == \
+        [("Alias", "Alias"), ("Flow", "Flow")]
+    assert not any(isinstance(s, Loop) for s in stmts)
+    # Spark has no deduplicating recursive union, and a non-linear rule needs the loop
+    assert any(isinstance(s, Loop) for s in _walk(_statements(MUTUAL, "spark")))
+    non_linear = MUTUAL.replace("Flow(s, m), Copy(d, m)", "Flow(s, m), Flow(m, d)")
+    assert any(isinstance(s, Loop) for s in _statements(non_linear, "duckdb"))
+
+
+def test_the_tagged_query_gives_the_loops_rows():
+    import duckdb
+
+    from dl2sql.runner.duckdb_runner import DuckDBRunner
+    from dl2sql.plan.interpret import run_statements
+
+    program = compile_source(MUTUAL)
+    copies = [(i + 1, i) for i in range(30)] + [(0, 30), (40, 7)]
+    points = [(3, 100, "a"), (17, 101, "b"), (25, 102, "c"), (40, 103, "d")]
+    got = {}
+    for policy in (None, dataclasses.replace(ENGINES["duckdb"].loops, recursive_union=False)):
+        plan = program.engine_stage("duckdb", "sql", policy)
+        assert any(isinstance(s, Loop) for s in plan.statements) == (policy is not None)
+        runner = DuckDBRunner(duckdb.connect())
+        runner.load(plan.relations["Copy"], copies)
+        runner.load(plan.relations["Points"], points)
+        run_statements(plan.statements, runner)
+        got[policy is None] = {r: sorted(runner.fetch(plan.relations[r]))
+                               for r in ("Flow", "Alias")}
+    assert got[True] == got[False]
+    assert len(got[True]["Alias"]) > 4 and ("a~b" in {w for _, _, w in got[True]["Alias"]})
 
 
 def test_spark_chooses_doubling_partitions_and_fuses_as_its_policy_says():

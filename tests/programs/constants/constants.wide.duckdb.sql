@@ -193,74 +193,84 @@ SELECT DISTINCT
 FROM "Item" AS "t1"
 JOIN "Grown" AS "t2"
   ON CAST(CAST(STRLEN("t2"."w") AS INT128) & 4294967295 AS BIGINT) = "t1"."n";
--- Even: non-recursive rules
-CREATE OR REPLACE TEMPORARY VIEW "Even" AS
-SELECT DISTINCT
-  CAST(0 AS BIGINT) AS "n";
--- Even: first delta
-CREATE OR REPLACE TEMPORARY VIEW "Even__delta" AS
+-- Even, Odd: recursive query
+CREATE OR REPLACE TEMPORARY VIEW "Even__tagged" AS
+WITH RECURSIVE "Even__tagged_delta"("dl2sql_tag", "r0_n", "r1_n") AS (
+  SELECT
+    0 AS "dl2sql_tag",
+    "dl2sql_part"."n" AS "r0_n",
+    CAST(NULL AS BIGINT) AS "r1_n"
+  FROM (
+    SELECT
+      CAST(0 AS BIGINT) AS "n"
+  ) AS dl2sql_part
+  UNION
+  SELECT
+    *
+  FROM (
+    WITH "Even__delta" AS (
+      SELECT
+        "r0_n" AS "n"
+      FROM "Even__tagged_delta"
+      WHERE
+        "dl2sql_tag" = 0
+    ), "Odd__delta" AS (
+      SELECT
+        "r1_n" AS "n"
+      FROM "Even__tagged_delta"
+      WHERE
+        "dl2sql_tag" = 1
+    )
+    SELECT
+      *
+    FROM (
+      SELECT
+        0 AS "dl2sql_tag",
+        "dl2sql_part"."n" AS "r0_n",
+        CAST(NULL AS BIGINT) AS "r1_n"
+      FROM (
+        SELECT
+          (
+            "t1"."n" + CAST(1 AS BIGINT)
+          ) & 4294967295 AS "n"
+        FROM "Odd__delta" AS "t1"
+        WHERE
+          "t1"."n" < CAST(199 AS BIGINT)
+      ) AS dl2sql_part
+      UNION
+      SELECT
+        1 AS "dl2sql_tag",
+        CAST(NULL AS BIGINT) AS "r0_n",
+        "dl2sql_part"."n" AS "r1_n"
+      FROM (
+        SELECT
+          (
+            "t1"."n" + CAST(1 AS BIGINT)
+          ) & 4294967295 AS "n"
+        FROM "Even__delta" AS "t1"
+        WHERE
+          "t1"."n" < CAST(199 AS BIGINT)
+      ) AS dl2sql_part
+    ) AS rules
+  ) AS "steps"
+)
 SELECT
   *
-FROM "Even";
--- Odd: non-recursive rules
+FROM "Even__tagged_delta";
+-- Even: its rows of the recursive query
+CREATE OR REPLACE TEMPORARY VIEW "Even" AS
+SELECT
+  "r0_n" AS "n"
+FROM "Even__tagged"
+WHERE
+  "dl2sql_tag" = 0;
+-- Odd: its rows of the recursive query
 CREATE OR REPLACE TEMPORARY VIEW "Odd" AS
 SELECT
-  CAST(NULL AS BIGINT) AS "n"
+  "r1_n" AS "n"
+FROM "Even__tagged"
 WHERE
-  FALSE;
--- Odd: first delta
-CREATE OR REPLACE TEMPORARY VIEW "Odd__delta" AS
-SELECT
-  *
-FROM "Odd";
--- repeat (stratum Even, Odd):
-  -- Even: new facts of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "Even__new" AS
-  SELECT
-    "dl2sql_new"."n"
-  FROM (
-    SELECT DISTINCT
-      (
-        "t1"."n" + CAST(1 AS BIGINT)
-      ) & 4294967295 AS "n"
-    FROM "Odd__delta" AS "t1"
-    WHERE
-      "t1"."n" < CAST(199 AS BIGINT)
-  ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Even" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."n" IS NOT DISTINCT FROM "dl2sql_new"."n"
-    );
-  -- Odd: new facts of this iteration
-  CREATE OR REPLACE TEMPORARY VIEW "Odd__new" AS
-  SELECT
-    "dl2sql_new"."n"
-  FROM (
-    SELECT DISTINCT
-      (
-        "t1"."n" + CAST(1 AS BIGINT)
-      ) & 4294967295 AS "n"
-    FROM "Even__delta" AS "t1"
-    WHERE
-      "t1"."n" < CAST(199 AS BIGINT)
-  ) AS "dl2sql_new"
-  WHERE
-    NOT EXISTS(
-      SELECT
-        1
-      FROM "Odd" AS "dl2sql_old"
-      WHERE
-        "dl2sql_old"."n" IS NOT DISTINCT FROM "dl2sql_new"."n"
-    );
-  -- Even := Even UNION ALL Even__new
-  -- Even__delta := Even__new
-  -- Odd := Odd UNION ALL Odd__new
-  -- Odd__delta := Odd__new
--- until empty: Even__new, Odd__new
+  "dl2sql_tag" = 1;
 -- Parity
 CREATE OR REPLACE TEMPORARY VIEW "Parity" AS
 SELECT
