@@ -178,32 +178,14 @@ class _Planner:
                       MAX_DOUBLING_DEGREE, tuple(self._recursive(f, doubled, unkeyed)),
                       tuple(self._recursive(f, self.p.blocks, self.keys)), rel)
 
-    def _recursive_union(self, f: Fixpoint, blocks) -> Optional[Materialize]:
-        """A linear recursive relation as one recursive query, where the policy has it."""
-        if not self.policy.recursive_union or len(f.relations) != 1:
+    def _linear_rules(self, f: Fixpoint, blocks) -> Optional[tuple[list, list]]:
+        """The rules of ``f``'s relations as (index of the relation, rows) pairs, the
+        non-recursive ones and the recursive ones reading their one stratum source as
+        its delta; None where the policy has no recursive query, where a rule reads two
+        of the relations or negates one, or where either kind is missing."""
+        if not self.policy.recursive_union:
             return None
-        rel = f.relations[0]
-        mine = blocks.get(rel, [])
-        if any(sum(src.relation == rel for src in b.sources) > 1 for b in mine) or \
-                any(aj.source.relation == rel for b in mine for aj in getattr(b, "antijoins", ())):
-            return None
-        base = tuple(Rows(b) for b in mine if all(src.relation != rel for src in b.sources))
-        steps = tuple(Rows(b.with_delta(i)) for b in mine
-                      for i, src in enumerate(b.sources) if src.relation == rel)
-        if not base or not steps:
-            return None
-        query = RecursiveUnion(rel, table_name(rel, "delta"), base, steps)
-        return Materialize(self.table(rel), query, comment=rel + RECURSIVE_QUERY)
-
-    def _tagged_recursion(self, f: Fixpoint, blocks) -> Optional[list]:
-        """Linear mutually recursive relations as one recursive query of tagged rows
-        and one statement per relation that reads its rows back, where the policy has
-        recursive queries: a loop of a few statements a round costs DuckDB some
-        milliseconds a statement (value flow's 55 rounds: 0.6-0.9 s, one query 0.1 s)."""
         members = f.relations
-        if not self.policy.recursive_union or len(members) < 2 or \
-                any(not self.p.layouts[rel].columns for rel in members):
-            return None
         base, steps = [], []
         for index, rel in enumerate(members):
             for b in blocks.get(rel, []):
@@ -215,8 +197,30 @@ class _Planner:
                     steps.append((index, Rows(b.with_delta(recursive[0]))))
                 else:
                     base.append((index, Rows(b)))
-        if not base or not steps:
+        return (base, steps) if base and steps else None
+
+    def _recursive_union(self, f: Fixpoint, blocks) -> Optional[Materialize]:
+        """A linear recursive relation as one recursive query, where the policy has it."""
+        rules = self._linear_rules(f, blocks) if len(f.relations) == 1 else None
+        if rules is None:
             return None
+        rel = f.relations[0]
+        base, steps = (tuple(rows for _, rows in part) for part in rules)
+        query = RecursiveUnion(rel, table_name(rel, "delta"), base, steps)
+        return Materialize(self.table(rel), query, comment=rel + RECURSIVE_QUERY)
+
+    def _tagged_recursion(self, f: Fixpoint, blocks) -> Optional[list]:
+        """Linear mutually recursive relations as one recursive query of tagged rows
+        and one statement per relation that reads its rows back, where the policy has
+        recursive queries: a loop of a few statements a round costs DuckDB some
+        milliseconds a statement (value flow's 55 rounds: 0.6-0.9 s, one query 0.1 s)."""
+        members = f.relations
+        if len(members) < 2 or any(not self.p.layouts[rel].columns for rel in members):
+            return None
+        rules = self._linear_rules(f, blocks)
+        if rules is None:
+            return None
+        base, steps = rules
         name = table_name(members[0], "tagged")
         columns = [Column(TAG, TSigned(32))] + [
             Column(tagged_column(i, n), t) for i, rel in enumerate(members)
